@@ -1,0 +1,26 @@
+"""transforms: the generic machinery of xnp (primitives, traces, jaxprs, pytrees).
+
+It knows no NumPy function; ``xnp`` declares its primitives with it. Later issues add
+grad/jvp/vjp, vmap, jit and control flow here.
+"""
+
+from transforms.core import (  # noqa: F401
+    ConcretizationTypeError,
+    Primitive,
+    ShapedArray,
+    Trace,
+    Tracer,
+    TracerArrayConversionError,
+    UnexpectedTracerError,
+    get_aval,
+)
+from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
+from transforms.tree import (  # noqa: F401
+    register_dataclass,
+    register_pytree_node,
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+)

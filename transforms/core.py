@@ -1,0 +1,332 @@
+"""The core of every transformation: abstract values, primitives, traces and tracers.
+
+The design is "stackless": a thread-local *current trace* receives every primitive that is
+bound. With no transformation active that trace is the eval trace, and :meth:`Primitive.bind`
+takes a short fast path straight to the primitive's NumPy implementation. A transformation
+(jvp, vmap, staging into a jaxpr, ...) installs its own trace, whose ``process_primitive``
+applies the primitive's rule and binds primitives again with the *parent* trace installed.
+A value that is not one of the current trace's own tracers is a constant to that trace.
+
+A primitive is one :class:`Primitive` object holding every rule for it (implementation,
+abstract evaluation, and the JVP, transpose, batching and lowering rules that the
+transformations read), so adding a primitive touches one place.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = [
+    "ShapedArray", "Primitive", "Trace", "Tracer", "EvalTrace", "get_aval",
+    "current_trace", "set_current_trace", "new_trace", "ConcretizationTypeError",
+    "TracerArrayConversionError", "UnexpectedTracerError", "register_array_type",
+    "unwrap", "wrap", "concrete_or_error",
+]
+
+# ---------------------------------------------------------------------------------------
+# Abstract values
+
+_PY_SCALAR_DTYPES = {
+    bool: np.dtype(bool), int: np.dtype(np.int64),
+    float: np.dtype(np.float64), complex: np.dtype(np.complex128),
+}
+
+
+class ShapedArray:
+    """The abstract value of an array: its shape, dtype and whether its type is *weak*.
+
+    A weak type marks a value that came from a Python scalar; under NEP 50 it adopts the
+    dtype of the array it is combined with instead of promoting it.
+    """
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape: tuple, dtype, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(self.shape if shape is None else shape,
+                           self.dtype if dtype is None else dtype,
+                           self.weak_type if weak_type is None else weak_type)
+
+    def _key(self):
+        return (self.shape, self.dtype, self.weak_type)
+
+    def __eq__(self, other):
+        return isinstance(other, ShapedArray) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def str_short(self) -> str:
+        return f"{dtype_short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __repr__(self):
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.shape}, {self.dtype.name}{weak})"
+
+
+_SHORT_KIND = {"f": "f", "i": "i", "u": "u", "c": "c", "b": "bool"}
+
+
+def dtype_short_name(dtype: np.dtype) -> str:
+    """``f64``, ``i32``, ``bool``, ``bf16`` ...: the names jaxprs print."""
+    if dtype == np.dtype(bool):
+        return "bool"
+    if dtype.name == "bfloat16":
+        return "bf16"
+    kind = _SHORT_KIND.get(dtype.kind)
+    if kind is None:
+        return dtype.name
+    return f"{kind}{dtype.itemsize * 8}"
+
+
+def get_aval(x) -> ShapedArray:
+    """The abstract value of a tracer, a NumPy array or scalar, or a Python scalar."""
+    if isinstance(x, Tracer):
+        return x.aval
+    t = type(x)
+    if t in _PY_SCALAR_DTYPES:
+        return ShapedArray((), _PY_SCALAR_DTYPES[t], weak_type=True)
+    if t in _handle_types:
+        return get_aval(x._value)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ShapedArray(x.shape, x.dtype, False)
+    if hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape"):
+        return ShapedArray(x.shape, x.dtype, False)
+    raise TypeError(f"Value {x!r} of type {t.__name__} is not a valid array value")
+
+
+# ---------------------------------------------------------------------------------------
+# The array handle seen by users (xnp.ndarray) is registered here, so that transformations
+# can hand tracers to user code wrapped in handles without knowing the xnp package.
+
+_handle_types: set = set()
+_wrap_fn: Callable[[Any], Any] = lambda v: v
+
+
+def register_array_type(cls: type, wrap_fn: Callable[[Any], Any]) -> None:
+    """Declare ``cls`` as the user-facing array handle; ``wrap_fn(value)`` makes one."""
+    global _wrap_fn
+    _handle_types.add(cls)
+    _wrap_fn = wrap_fn
+
+
+def unwrap(x):
+    """The value (NumPy array or tracer) behind an array handle; other objects unchanged."""
+    return x._value if type(x) in _handle_types else x
+
+
+def wrap(v):
+    """Wrap a value in the registered array handle."""
+    return _wrap_fn(v)
+
+
+# ---------------------------------------------------------------------------------------
+# Primitives
+
+
+class Primitive:
+    """One operation of the vocabulary every xnp function is built from.
+
+    All rules for the primitive are attributes of this one object:
+
+    * ``impl(*arrays, **params)``: evaluation on NumPy values;
+    * ``abstract_eval(*avals, **params)``: result :class:`ShapedArray` (or a list of them
+      when ``multiple_results``);
+    * ``jvp``, ``transpose``, ``batch``, ``lower``: filled by the transformations' rules.
+    """
+
+    __slots__ = ("name", "multiple_results", "impl", "abstract_eval", "jvp",
+                 "transpose", "batch", "lower", "__dict__")
+
+    def __init__(self, name: str, *, multiple_results: bool = False):
+        self.name = name
+        self.multiple_results = multiple_results
+        self.impl = None
+        self.abstract_eval = None
+        self.jvp = None
+        self.transpose = None
+        self.batch = None
+        self.lower = None
+
+    def __repr__(self):
+        return self.name
+
+    def bind(self, *args, **params):
+        trace = _state.trace
+        if trace is _EVAL_TRACE:
+            return self.impl(*args, **params)
+        return trace.process_primitive(self, args, params)
+
+
+# ---------------------------------------------------------------------------------------
+# Traces and tracers
+
+
+class Trace:
+    """An interpreter for primitives. Subclasses implement :meth:`process_primitive`."""
+
+    __slots__ = ("parent", "alive", "__weakref__")
+
+    def __init__(self):
+        self.parent = _state.trace
+        self.alive = True
+
+    def process_primitive(self, prim: Primitive, args: tuple, params: dict):
+        raise TypeError(f"{type(self).__name__} cannot process primitive {prim.name}")
+
+    def __repr__(self):
+        return f"{type(self).__name__}"
+
+
+class EvalTrace(Trace):
+    """The bottom of every stack: runs a primitive's NumPy implementation."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self.parent = None
+        self.alive = True
+
+    def process_primitive(self, prim, args, params):
+        return prim.impl(*args, **params)
+
+
+class _TraceState(threading.local):
+    def __init__(self):
+        self.trace = _EVAL_TRACE
+
+
+_EVAL_TRACE = EvalTrace()
+_state = _TraceState()
+
+
+def current_trace() -> Trace:
+    return _state.trace
+
+
+@contextmanager
+def set_current_trace(trace: Trace):
+    """Temporarily make ``trace`` current (used by rules to bind one level down)."""
+    prev = _state.trace
+    _state.trace = trace
+    try:
+        yield trace
+    finally:
+        _state.trace = prev
+
+
+@contextmanager
+def new_trace(trace: Trace):
+    """Install a freshly built trace for the duration of a transformation.
+
+    On exit the trace is marked dead, so that a tracer escaping the transformation is
+    recognised as leaked when it is used later.
+    """
+    prev = _state.trace
+    _state.trace = trace
+    try:
+        yield trace
+    finally:
+        _state.trace = prev
+        trace.alive = False
+
+
+_FIX_HINT = ("Use xnp.where(cond, x, y) instead of a Python `if` on an array value, "
+             "transforms.cond / while_loop for control flow, or, under jit, mark the "
+             "argument static with static_argnums.")
+
+
+class ConcretizationTypeError(TypeError):
+    """A traced value was used where a concrete Python value is required."""
+
+
+class TracerArrayConversionError(TypeError):
+    """A traced value was converted to a NumPy array."""
+
+
+class UnexpectedTracerError(Exception):
+    """A tracer was used after the transformation that created it had finished."""
+
+
+class Tracer:
+    """A value under a transformation. Subclasses set ``aval`` and ``to_concrete``."""
+
+    __slots__ = ("_trace", "__weakref__")
+    __array_priority__ = 1000
+
+    @property
+    def aval(self) -> ShapedArray:
+        raise NotImplementedError(f"{type(self).__name__} must define aval")
+
+    def to_concrete(self):
+        """The concrete NumPy value behind this tracer, or None if it is abstract."""
+        return None
+
+    @property
+    def shape(self):
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def ndim(self):
+        return self.aval.ndim
+
+    @property
+    def size(self):
+        return self.aval.size
+
+    def __array__(self, dtype=None, copy=None):
+        check_alive(self)
+        raise TracerArrayConversionError(
+            f"A traced array {self.aval.str_short()} was converted to a NumPy array inside "
+            f"a transformation ({type(self._trace).__name__}); NumPy cannot see through "
+            "tracers and the result would silently lose the transformation. Call the xnp "
+            "function (xnp.sin, xnp.sum, ...) instead of NumPy's, use "
+            "xnp.lax.stop_gradient(x) where no derivative is wanted, or convert the value "
+            "after the transformed function returns.")
+
+    def __repr__(self):
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+
+def check_alive(tracer: Tracer) -> None:
+    if not tracer._trace.alive:
+        raise UnexpectedTracerError(
+            f"Encountered a leaked tracer {tracer.aval.str_short()} from a "
+            f"{type(tracer._trace).__name__} that has already finished. A value computed "
+            "inside a transformed function (grad, vmap, jit, make_jaxpr, ...) was stored "
+            "outside it (a global, a closure, a list) and used afterwards. Return it from "
+            "the transformed function instead.")
+
+
+def concrete_or_error(x, what: str = "The value"):
+    """The concrete NumPy value of ``x``; raises ConcretizationTypeError if it is traced."""
+    x = unwrap(x)
+    if not isinstance(x, Tracer):
+        return x
+    check_alive(x)
+    value = x.to_concrete()
+    if value is None:
+        raise ConcretizationTypeError(
+            f"{what} needs a concrete value, but got the traced array "
+            f"{x.aval.str_short()} (under {type(x._trace).__name__}). {_FIX_HINT}")
+    return value

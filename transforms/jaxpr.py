@@ -1,0 +1,277 @@
+"""The jaxpr IR, the staging trace that builds it, ``make_jaxpr`` and ``eval_jaxpr``.
+
+A jaxpr is a typed, first-order program: input variables, a list of equations (one
+primitive application each) and output atoms. Constants that a traced function closes over
+are lifted into ``constvars``; a :class:`ClosedJaxpr` carries their values.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from transforms import core
+from transforms.core import ShapedArray, Trace, Tracer, get_aval
+from transforms.tree import tree_flatten, tree_unflatten
+
+__all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "make_jaxpr",
+           "eval_jaxpr", "trace_to_jaxpr"]
+
+
+class Var:
+    """A jaxpr variable: an abstract value with an identity."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+
+class Literal:
+    """A scalar constant written inline in a jaxpr."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self):
+        return _literal_str(self.val)
+
+
+def _literal_str(val) -> str:
+    v = val.item() if isinstance(val, (np.ndarray, np.generic)) else val
+    return repr(v)
+
+
+class JaxprEqn:
+    __slots__ = ("prim", "invars", "outvars", "params")
+
+    def __init__(self, prim, invars, outvars, params):
+        self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
+
+
+class Jaxpr:
+    """``{ lambda constvars ; invars . let eqns in outvars }``."""
+
+    __slots__ = ("constvars", "invars", "outvars", "eqns")
+
+    def __init__(self, constvars, invars, outvars, eqns):
+        self.constvars, self.invars = list(constvars), list(invars)
+        self.outvars, self.eqns = list(outvars), list(eqns)
+
+    @property
+    def in_avals(self):
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self):
+        return [v.aval for v in self.outvars]
+
+    def __str__(self):
+        return _pp_jaxpr(self, _Namer(), 0)
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    """A jaxpr together with the values of its constvars."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence):
+        self.jaxpr, self.consts = jaxpr, list(consts)
+
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    eqns = property(lambda self: self.jaxpr.eqns)
+
+    def __str__(self):
+        return str(self.jaxpr)
+
+    __repr__ = __str__
+
+
+# ---------------------------------------------------------------------------------------
+# Pretty printing
+
+
+class _Namer:
+    def __init__(self):
+        self.names: dict = {}
+        self.counter = itertools.count()
+
+    def __call__(self, v) -> str:
+        if isinstance(v, Literal):
+            return _literal_str(v.val)
+        name = self.names.get(id(v))
+        if name is None:
+            name = self.names[id(v)] = _letters(next(self.counter))
+        return name
+
+
+def _letters(n: int) -> str:
+    s = ""
+    while True:
+        s = chr(ord("a") + n % 26) + s
+        n = n // 26 - 1
+        if n < 0:
+            return s
+
+
+def _pp_param(value, namer, indent) -> str:
+    if isinstance(value, (Jaxpr, ClosedJaxpr)):
+        inner = value.jaxpr if isinstance(value, ClosedJaxpr) else value
+        return _pp_jaxpr(inner, namer, indent + 4)
+    if isinstance(value, np.dtype):
+        return value.name
+    if isinstance(value, tuple) and value and isinstance(value[0], (Jaxpr, ClosedJaxpr)):
+        return "(" + ", ".join(_pp_param(v, namer, indent) for v in value) + ")"
+    return repr(value)
+
+
+def _pp_jaxpr(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
+    def binders(vs):
+        return " ".join(f"{namer(v)}:{v.aval.str_short()}" for v in vs)
+
+    pad = " " * indent
+    head = f"{{ lambda {binders(jaxpr.constvars)}; {binders(jaxpr.invars)}. let"
+    lines = [head]
+    for eqn in jaxpr.eqns:
+        outs = binders(eqn.outvars)
+        params = " ".join(f"{k}={_pp_param(v, namer, indent)}"
+                          for k, v in sorted(eqn.params.items()))
+        params = f"[{params}]" if params else ""
+        args = " ".join(namer(v) for v in eqn.invars)
+        lines.append(f"{pad}    {outs} = {eqn.prim.name}{params} {args}")
+    outs = ", ".join(namer(v) for v in jaxpr.outvars)
+    lines.append(f"{pad}  in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
+# Staging: a trace whose tracers stand for jaxpr variables
+
+
+class StagingTracer(Tracer):
+    __slots__ = ("_aval", "var")
+
+    def __init__(self, trace, aval, var):
+        self._trace, self._aval, self.var = trace, aval, var
+
+    @property
+    def aval(self):
+        return self._aval
+
+
+class StagingTrace(Trace):
+    """Records every primitive bound while it is current as an equation of a jaxpr."""
+
+    __slots__ = ("eqns", "consts", "const_vars")
+
+    def __init__(self):
+        super().__init__()
+        self.eqns: list = []
+        self.consts: dict = {}       # id(value) -> (value, Var)
+
+    def new_arg(self, aval: ShapedArray) -> StagingTracer:
+        return StagingTracer(self, aval, Var(aval))
+
+    def to_atom(self, x):
+        if isinstance(x, StagingTracer) and x._trace is self:
+            return x.var
+        if isinstance(x, Tracer):
+            core.check_alive(x)
+        aval = get_aval(x)
+        if aval.shape == () and not isinstance(x, Tracer):
+            return Literal(x, aval)
+        entry = self.consts.get(id(x))
+        if entry is None:
+            entry = self.consts[id(x)] = (x, Var(aval))
+        return entry[1]
+
+    def process_primitive(self, prim, args, params):
+        invars = [self.to_atom(x) for x in args]
+        out_avals = prim.abstract_eval(*[v.aval for v in invars], **params)
+        if not prim.multiple_results:
+            out_avals = [out_avals]
+        outs = [StagingTracer(self, a, Var(a)) for a in out_avals]
+        self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
+        return outs if prim.multiple_results else outs[0]
+
+    def build(self, in_tracers, out_values) -> ClosedJaxpr:
+        outvars = [self.to_atom(core.unwrap(x)) for x in out_values]
+        consts = [value for value, _ in self.consts.values()]
+        constvars = [var for _, var in self.consts.values()]
+        jaxpr = Jaxpr(constvars, [t.var for t in in_tracers], outvars, self.eqns)
+        return ClosedJaxpr(jaxpr, consts)
+
+
+def trace_to_jaxpr(fun_flat: Callable, in_avals: Sequence[ShapedArray]) -> ClosedJaxpr:
+    """Stage ``fun_flat`` (flat list of handles -> flat list of values) into a jaxpr."""
+    with core.new_trace(StagingTrace()) as trace:
+        in_tracers = [trace.new_arg(a) for a in in_avals]
+        outs = fun_flat(*[core.wrap(t) for t in in_tracers])
+        return trace.build(in_tracers, outs)
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable:
+    """Return a function that traces ``fun`` on example arguments and returns its jaxpr.
+
+    Arguments may be pytrees of arrays or Python scalars (which are weakly typed). The
+    returned :class:`ClosedJaxpr` prints in JAX's readable format.
+    """
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def jaxpr_maker(*args, **kwargs):
+        dynamic = [a for i, a in enumerate(args) if i not in static]
+        flat, in_tree = tree_flatten((dynamic, kwargs))
+        avals = [get_aval(core.unwrap(x)) for x in flat]
+
+        def flat_fun(*handles):
+            dyn, kw = tree_unflatten(in_tree, handles)
+            it = iter(dyn)
+            full = [a if i in static else next(it) for i, a in enumerate(args)]
+            out = fun(*full, **kw)
+            out_flat, out_tree = tree_flatten(out)
+            jaxpr_maker.out_tree = out_tree
+            return out_flat
+
+        return trace_to_jaxpr(flat_fun, avals)
+
+    return jaxpr_maker
+
+
+def eval_jaxpr(jaxpr: Jaxpr | ClosedJaxpr, *args: Any) -> list:
+    """Evaluate a jaxpr by binding its primitives with the current trace.
+
+    Call as ``eval_jaxpr(closed_jaxpr, *args)`` or ``eval_jaxpr(jaxpr, consts, *args)``.
+    """
+    if isinstance(jaxpr, ClosedJaxpr):
+        jaxpr, consts = jaxpr.jaxpr, jaxpr.consts
+    else:
+        consts, *args = args
+    env: dict = {}
+
+    def read(v):
+        return v.val if isinstance(v, Literal) else env[v]
+
+    for var, val in zip(jaxpr.constvars, consts):
+        env[var] = core.unwrap(val)
+    if len(args) != len(jaxpr.invars):
+        raise TypeError(f"eval_jaxpr: expected {len(jaxpr.invars)} arguments, "
+                        f"got {len(args)}")
+    for var, val in zip(jaxpr.invars, args):
+        env[var] = core.unwrap(val)
+    for eqn in jaxpr.eqns:
+        outs = eqn.prim.bind(*[read(v) for v in eqn.invars], **eqn.params)
+        if not eqn.prim.multiple_results:
+            outs = (outs,)
+        for var, val in zip(eqn.outvars, outs):
+            env[var] = val
+    return [read(v) for v in jaxpr.outvars]

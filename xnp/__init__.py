@@ -1,0 +1,44 @@
+"""xnp: NumPy's API, built on primitives, so that the same code can be transformed.
+
+``import xnp as np`` runs ordinary NumPy code with NumPy's results and dtypes; the same code
+can then be staged into a jaxpr (``xnp.make_jaxpr``) and, through later transformations,
+differentiated, batched and compiled. See README.md for the differences from NumPy.
+"""
+
+import math as _pymath
+
+from transforms.jaxpr import eval_jaxpr, make_jaxpr
+from xnp import lax, linalg, random
+from xnp._array import ndarray
+from xnp._creation import *  # noqa: F403
+from xnp._dtypes import (  # noqa: F401
+    bfloat16, bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating,
+    csingle, double, dtype, finfo, float16, float32, float64, floating, generic, half,
+    iinfo, inexact, int8, int16, int32, int64, intc, integer, intp, isdtype, issubdtype,
+    long, longlong, number, promote_types, result_type, short, signedinteger, single,
+    ubyte, uint8, uint16, uint32, uint64, uintc, uintp, ulong, ulonglong, unsignedinteger,
+    ushort,
+)
+from xnp._indexing import *  # noqa: F403
+from xnp._linalg_ops import *  # noqa: F403
+from xnp._manipulation import *  # noqa: F403
+from xnp._math import *  # noqa: F403
+from xnp._reductions import *  # noqa: F403
+from xnp._sorting import *  # noqa: F403
+from xnp._statistics import *  # noqa: F403
+from xnp._ufuncs import *  # noqa: F403
+from xnp._ufuncs import ufunc  # noqa: F401
+
+bool = bool_  # noqa: A001  (NumPy 2 exports np.bool)
+pi = _pymath.pi
+e = _pymath.e
+inf = float("inf")
+nan = float("nan")
+euler_gamma = 0.5772156649015329
+newaxis = None
+__version__ = "0.1.0"
+__array_api_version__ = "2024.12"
+
+from xnp import _methods  # noqa: E402  (attaches operators and methods to ndarray)
+
+del _methods

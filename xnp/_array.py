@@ -1,0 +1,194 @@
+"""``xnp.ndarray``: a mutable handle over an immutable array value.
+
+The value is a NumPy array (or NumPy scalar) when eager, a tracer under a transformation.
+Operations never modify a value: ``a[i] = v`` and ``a += b`` compute a new value
+functionally (a scatter, an add) and rebind the handle to it, which is what lets in-place
+NumPy code run under grad, vmap and jit. Operators and methods are attached by
+``xnp._methods`` so that this module stays free of the NumPy namespace.
+
+Differences from NumPy: views are not tracked, so writing through a slice of an array
+(``b = a[1:]; b[0] = 5``) does not change ``a``; use ``a[1] = 5`` or ``a.at[1].set(5)``.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from transforms import core
+from transforms.core import Tracer, concrete_or_error
+
+_new_handle = object.__new__
+
+
+class ndarray:
+    """An n-dimensional array, NumPy compatible, transformable by grad, vmap and jit.
+
+    Create arrays with :func:`xnp.array`, :func:`xnp.zeros` and friends; calling
+    ``ndarray(shape, dtype=float)`` directly gives a zero-filled array (NumPy's gives
+    uninitialised memory).
+    """
+
+    __slots__ = ("_value", "__weakref__")
+    __array_priority__ = 100
+    __hash__ = None
+
+    def __init__(self, shape=(), dtype=float, buffer=None):
+        if buffer is not None:
+            self._value = np.array(np.frombuffer(buffer, dtype=dtype).reshape(shape))
+        else:
+            self._value = np.zeros(shape, dtype=dtype)
+
+    # --- attributes -----------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._value.shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        from xnp import reshape
+        self._value = reshape(self, new_shape)._value
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._value.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._value.shape)
+
+    @property
+    def size(self) -> int:
+        v = self._value
+        return v.size if not isinstance(v, Tracer) else v.aval.size
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def weak_type(self) -> bool:
+        return core.get_aval(self._value).weak_type
+
+    def to_device(self, device, /, *, stream=None) -> ndarray:
+        if device not in ("cpu", None):
+            raise ValueError(f"to_device: unknown device {device!r}; xnp arrays live on "
+                             "'cpu'")
+        return self
+
+    # --- conversion -----------------------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        v = self._value
+        if isinstance(v, Tracer):
+            return v.__array__(dtype)
+        if copy is False and dtype is not None and np.dtype(dtype) != v.dtype:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        out = np.asarray(v, dtype=dtype)
+        return out.copy() if copy else out
+
+    def __array_namespace__(self, /, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"Unrecognized array API version: {api_version!r}")
+        import xnp
+        return xnp
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        value = np.asarray(concrete_or_error(self, "__dlpack__"))
+        kwargs = {} if max_version is None else {"max_version": max_version}
+        if copy is not None:
+            kwargs["copy"] = copy
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        return value.__dlpack__(stream=stream, **kwargs)
+
+    def __dlpack_device__(self):
+        return (1, 0)   # kDLCPU
+
+    def _concrete(self, what):
+        return concrete_or_error(self._value, what)
+
+    def __bool__(self):
+        return builtins.bool(self._concrete("bool(x) (a Python `if` or `while` on an array)"))
+
+    def __int__(self):
+        return int(self._concrete("int(x)"))
+
+    def __float__(self):
+        return float(self._concrete("float(x)"))
+
+    def __complex__(self):
+        return complex(self._concrete("complex(x)"))
+
+    def __index__(self):
+        v = np.asarray(self._concrete("operator.index(x) (an array used as an index)"))
+        if v.dtype.kind not in "iub" or v.ndim:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(v)
+
+    def item(self, *args):
+        """The element as a Python scalar (concrete arrays only)."""
+        return np.asarray(self._concrete("x.item()")).item(*args)
+
+    def tolist(self):
+        """The array as nested Python lists (concrete arrays only)."""
+        return np.asarray(self._concrete("x.tolist()")).tolist()
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self):
+        v = self._value
+        return repr(v) if not isinstance(v, Tracer) else f"xnp.ndarray({v!r})"
+
+    def __str__(self):
+        v = self._value
+        return str(v) if not isinstance(v, Tracer) else repr(v)
+
+    def __format__(self, spec):
+        v = self._value
+        if isinstance(v, Tracer):
+            return repr(v)
+        return format(v if isinstance(v, np.generic) or v.ndim else v[()], spec)
+
+    def __copy__(self):
+        return _wrap(self._value)
+
+    def __deepcopy__(self, memo):
+        from xnp import copy
+        return copy(self)
+
+    def __reduce__(self):
+        return (_from_numpy, (np.asarray(self._concrete("pickling")),))
+
+    def block_until_ready(self):
+        return self
+
+
+def _from_numpy(value):
+    return _wrap(value)
+
+
+def _wrap(value) -> ndarray:
+    h = _new_handle(ndarray)
+    h._value = value
+    return h
+
+
+core.register_array_type(ndarray, _wrap)

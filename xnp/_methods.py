@@ -1,0 +1,207 @@
+"""Operators, methods and NumPy protocols of ``xnp.ndarray``, attached once the namespace
+exists. Binary operators take a short path (unwrap, bind, wrap) because eager speed
+depends on them; methods delegate to the xnp functions of the same name."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import xnp
+from transforms.core import Tracer
+from xnp import lax
+from xnp._array import _wrap, ndarray
+from xnp._dtypes import can_cast
+from xnp._ufuncs import UFUNCS
+from xnp._util import dtype_of, raw
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _other_value(other):
+    t = type(other)
+    if t is ndarray:
+        return other._value
+    if t in _SCALARS or isinstance(other, (np.ndarray, np.generic, Tracer)):
+        return other
+    if isinstance(other, (list, tuple)):
+        return raw(other)
+    return NotImplemented
+
+
+def _binary(fn):
+    def op(self, other):
+        o = _other_value(other)
+        if o is NotImplemented:
+            return o
+        return _wrap(fn(self._value, o))
+
+    def rop(self, other):
+        o = _other_value(other)
+        if o is NotImplemented:
+            return o
+        return _wrap(fn(o, self._value))
+
+    def iop(self, other):
+        o = _other_value(other)
+        if o is NotImplemented:
+            return o
+        result = fn(self._value, o)
+        self._value = _same_kind_into(self, result, fn)
+        return self
+    return op, rop, iop
+
+
+def _same_kind_into(handle, result, fn):
+    """The in-place result cast back into ``handle``'s dtype and shape, as NumPy's out=."""
+    from xnp._util import broadcast_to_v, cast_v
+    rdt, dt = dtype_of(result), handle.dtype
+    if rdt != dt:
+        if not can_cast(rdt, dt, "same_kind"):
+            name = getattr(fn, "__name__", "operation")
+            raise TypeError(f"Cannot cast ufunc '{name}' output from {rdt!r} to {dt!r} "
+                            "with casting rule 'same_kind'")
+        result = cast_v(result, dt)
+    shape = handle.shape
+    rshape = np.shape(result) if not isinstance(result, Tracer) else result.shape
+    if rshape != shape:
+        if len(rshape) > len(shape) or np.broadcast_shapes(rshape, shape) != shape:
+            raise ValueError(f"non-broadcastable output operand with shape {shape} doesn't "
+                             f"match the broadcast shape {np.broadcast_shapes(rshape, shape)}")
+        result = broadcast_to_v(result, shape)
+    return result
+
+
+def _fn(name):
+    def raw_fn(x, y):
+        return raw(getattr(xnp, name)(_wrap(x), _wrap(y)))
+    raw_fn.__name__ = name
+    return raw_fn
+
+
+_BINARY = {
+    "add": lax.add_p.bind, "sub": UFUNCS["subtract"]._fn, "mul": lax.mul_p.bind,
+    "truediv": lax.div_p.bind, "floordiv": lax.floor_divide_p.bind,
+    "mod": UFUNCS["remainder"]._fn, "pow": UFUNCS["power"]._fn,
+    "lshift": UFUNCS["left_shift"]._fn, "rshift": UFUNCS["right_shift"]._fn,
+    "and": UFUNCS["bitwise_and"]._fn, "or": UFUNCS["bitwise_or"]._fn,
+    "xor": UFUNCS["bitwise_xor"]._fn, "matmul": _fn("matmul"),
+}
+_COMPARE = {"eq": lax.eq_p.bind, "ne": lax.ne_p.bind, "lt": lax.lt_p.bind,
+            "le": lax.le_p.bind, "gt": lax.gt_p.bind, "ge": lax.ge_p.bind}
+
+
+def _install_operators():
+    for name, fn in _BINARY.items():
+        op, rop, iop = _binary(fn)
+        setattr(ndarray, f"__{name}__", op)
+        setattr(ndarray, f"__r{name}__", rop)
+        setattr(ndarray, f"__i{name}__", iop)
+    for name, fn in _COMPARE.items():
+        setattr(ndarray, f"__{name}__", _binary(fn)[0])
+    ndarray.__neg__ = lambda self: _wrap(lax.neg_p.bind(self._value))
+    ndarray.__pos__ = lambda self: xnp.positive(self)
+    ndarray.__abs__ = lambda self: _wrap(lax.abs_p.bind(self._value))
+    ndarray.__invert__ = lambda self: _wrap(lax.not_p.bind(self._value))
+    ndarray.__divmod__ = lambda self, other: xnp.divmod(self, other)
+    ndarray.__rdivmod__ = lambda self, other: xnp.divmod(other, self)
+
+
+# --- methods ---------------------------------------------------------------------------------
+def _reshape(self, *shape, order="C", copy=None):
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return xnp.reshape(self, shape, order=order)
+
+
+def _transpose(self, *axes):
+    if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+        axes = axes[0]
+    return xnp.transpose(self, axes or None)
+
+
+def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    return xnp.astype(self, dtype, copy=copy, casting=casting)
+
+
+def _fill(self, value):
+    self._value = xnp.full_like(self, value)._value
+
+
+def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    self._value = xnp.sort(self, axis=axis, kind=kind, stable=stable)._value
+
+
+def _delegate(name):
+    def method(self, *args, **kwargs):
+        return getattr(xnp, name)(self, *args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = f"See :func:`xnp.{name}`."
+    return method
+
+
+_DELEGATED = [
+    "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
+    "cumsum", "cumprod", "clip", "round", "conj", "conjugate", "copy", "dot", "argsort",
+    "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
+    "searchsorted", "ptp", "compress", "choose", "argpartition", "put",
+]
+
+
+def _install_methods():
+    for name in _DELEGATED:
+        if hasattr(xnp, name):
+            setattr(ndarray, name, _delegate(name))
+    ndarray.reshape = _reshape
+    ndarray.transpose = _transpose
+    ndarray.astype = _astype
+    ndarray.fill = _fill
+    ndarray.sort = _sort
+    ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
+    ndarray.T = property(lambda self: xnp.transpose(self))
+    ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
+    ndarray.real = property(lambda self: xnp.real(self))
+    ndarray.imag = property(lambda self: xnp.imag(self))
+    ndarray.flat = property(lambda self: xnp.ravel(self))
+    ndarray.__getitem__ = lambda self, key: xnp._indexing.getitem(self, key)
+    ndarray.__setitem__ = _setitem
+    ndarray.at = property(lambda self: xnp._indexing.IndexUpdateHelper(self))
+    ndarray.__array_ufunc__ = _array_ufunc
+    ndarray.__array_function__ = _array_function
+
+
+def _setitem(self, key, value):
+    self._value = xnp._indexing.setitem_value(self, key, value)
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    xuf = UFUNCS.get(ufunc.__name__)
+    if xuf is None:
+        fn = getattr(xnp, ufunc.__name__, None)   # matmul, vecdot, ... are functions here
+        if fn is None or method != "__call__":
+            return NotImplemented
+        return fn(*inputs, **kwargs)
+    if "out" in kwargs and any(not isinstance(o, ndarray) for o in kwargs["out"]):
+        return NotImplemented
+    if "out" in kwargs and len(kwargs["out"]) == 1:
+        kwargs["out"] = kwargs["out"][0]
+    if method == "__call__":
+        return xuf(*inputs, **kwargs)
+    return getattr(xuf, method)(*inputs, **kwargs)
+
+
+def _array_function(self, func, types, args, kwargs):
+    target = xnp
+    for part in func.__module__.split(".")[1:]:
+        if part.startswith("_"):
+            continue
+        target = getattr(target, part, None)
+        if target is None:
+            return NotImplemented
+    fn = getattr(target, func.__name__, None)
+    if fn is None or not callable(fn):
+        return NotImplemented
+    return fn(*args, **kwargs)
+
+
+_install_operators()
+_install_methods()

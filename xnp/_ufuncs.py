@@ -1,0 +1,404 @@
+"""NumPy's ufuncs under their NumPy names, as :class:`ufunc` objects built on primitives.
+
+Each ufunc is a function on raw values (one primitive, or a few composed) wrapped in an
+object that provides NumPy's calling convention: ``out=``, ``where=``, ``dtype=``,
+``casting=``, and the ``reduce``, ``accumulate``, ``outer`` and ``at`` methods. Composite
+ufuncs first cast their inputs to the loop dtypes NumPy itself would choose, so result
+dtypes (and TypeErrors for unsupported types) are NumPy's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from xnp import lax
+from xnp._array import _wrap as wrap
+from xnp._array import ndarray
+from xnp._util import cast_v, dtype_of, raw
+from xnp.lax._base import loop_dtypes
+
+_P = lax  # primitives are module attributes of xnp.lax: lax.add_p, ...
+
+
+class ufunc:
+    """A NumPy-style universal function over xnp arrays (and tracers)."""
+
+    __slots__ = ("__name__", "nin", "nout", "_fn", "_np", "identity", "__dict__")
+
+    def __init__(self, name: str, nin: int, fn, np_ufunc, identity=None):
+        self.__name__, self.nin, self.nout = name, nin, np_ufunc.nout
+        self._fn, self._np, self.identity = fn, np_ufunc, identity
+        self.__doc__ = (f"xnp.{name}: NumPy's ``{np_ufunc.__name__}`` built on primitives; "
+                        "same broadcasting, NEP 50 dtypes, out=/where=/dtype= arguments.")
+
+    @property
+    def nargs(self) -> int:
+        return self.nin + self.nout
+
+    def __repr__(self):
+        return f"<xnp.ufunc '{self.__name__}'>"
+
+    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
+                 order="K", subok=True, signature=None):
+        if len(args) != self.nin:
+            if len(args) == self.nin + self.nout and out is None:
+                args, out = args[:self.nin], args[self.nin:]
+            else:
+                raise TypeError(f"{self.__name__}() takes from {self.nin} to "
+                                f"{self.nin + self.nout} positional arguments but "
+                                f"{len(args)} were given")
+        values = [raw(a) for a in args]
+        if out is None and where is True and dtype is None:
+            result = self._fn(*values)
+            return wrap(result) if self.nout == 1 else tuple(map(wrap, result))
+        return _general_call(self, values, out, where, dtype, casting)
+
+    # --- methods ------------------------------------------------------------------------
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+               where=True):
+        from xnp import _reductions as red
+        name = _REDUCERS.get(self.__name__)
+        if name is None:
+            raise TypeError(f"xnp.{self.__name__}.reduce is not supported; only "
+                            f"{sorted(_REDUCERS)} have reductions")
+        kwargs = {"axis": axis, "keepdims": keepdims, "out": out}
+        if name in ("sum", "prod"):
+            kwargs["dtype"] = dtype
+        if initial is not None:
+            kwargs["initial"] = initial
+        if where is not True:
+            kwargs["where"] = where
+        return getattr(red, name)(array, **kwargs)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        from xnp import _reductions as red
+        name = _ACCUMULATORS.get(self.__name__)
+        if name is None:
+            raise TypeError(f"xnp.{self.__name__}.accumulate is not supported")
+        return getattr(red, name)(array, axis=axis, dtype=dtype, out=out)
+
+    def outer(self, a, b, **kwargs):
+        from xnp._manipulation import expand_dims
+        a, b = wrap(raw(a)), wrap(raw(b))
+        a = expand_dims(a, tuple(range(a.ndim, a.ndim + b.ndim)))
+        return self(a, b, **kwargs)
+
+    def at(self, a, indices, b=None):
+        """In-place unbuffered operation: rebinds the handle ``a`` to the result."""
+        if type(a) is not ndarray:
+            raise TypeError(f"{self.__name__}.at: the first argument must be an xnp array")
+        at = a.at[indices]
+        if self.nin == 1:
+            a._value = at.apply(self)._value
+            return None
+        method = {"add": "add", "multiply": "mul", "maximum": "max", "minimum": "min",
+                  "subtract": None}.get(self.__name__)
+        if method is None and self.__name__ != "subtract":
+            raise TypeError(f"xnp.{self.__name__}.at is not supported")
+        if self.__name__ == "subtract":
+            a._value = at.add(negative(b))._value
+        else:
+            a._value = getattr(at, method)(b)._value
+        return None
+
+
+_REDUCERS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+             "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+_ACCUMULATORS = {"add": "cumsum", "multiply": "cumprod"}
+
+
+def _general_call(uf, values, out, where, dtype, casting):
+    from xnp._util import where_v
+    if dtype is not None:
+        dtype = np.dtype(dtype)
+        for v in values:
+            if not np.can_cast(dtype_of(v), dtype, casting=casting):
+                raise TypeError(f"Cannot cast ufunc '{uf.__name__}' input from "
+                                f"{dtype_of(v)!r} to {dtype!r} with casting rule "
+                                f"'{casting}'")
+        values = [cast_v(v, dtype) for v in values]
+    result = uf._fn(*values)
+    results = [result] if uf.nout == 1 else list(result)
+    outs = (out,) if isinstance(out, ndarray) or out is None else tuple(out)
+    if len(outs) != uf.nout:
+        raise ValueError(f"{uf.__name__}: out must have {uf.nout} arrays")
+    final = []
+    for r, o in zip(results, outs):
+        if o is None:
+            if where is not True:
+                r = where_v(raw(where), r, cast_v(0, dtype_of(r)))
+            final.append(wrap(r))
+            continue
+        if type(o) is not ndarray:
+            raise TypeError(f"{uf.__name__}: out must be an xnp array, got "
+                            f"{type(o).__name__}")
+        if not np.can_cast(dtype_of(r), o.dtype, casting=casting):
+            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from "
+                            f"{dtype_of(r)!r} to {o.dtype!r} with casting rule "
+                            f"'{casting}'")
+        from xnp._util import broadcast_to_v
+        r = broadcast_to_v(cast_v(r, o.dtype), o.shape)
+        if where is not True:
+            r = where_v(raw(where), r, o._value)
+        o._value = r
+        final.append(o)
+    return final[0] if uf.nout == 1 else tuple(final)
+
+
+def _in_loop(np_ufunc, *values):
+    """Cast values to the input dtypes of NumPy's loop for ``np_ufunc``."""
+    from transforms.core import get_aval
+    dts = loop_dtypes(np_ufunc, *(get_aval(v) for v in values))
+    return [v if isinstance(v, (int, float, complex)) else cast_v(v, dt)
+            for v, dt in zip(values, dts)]
+
+
+# --- composite ufuncs on raw values ------------------------------------------------------------
+B = lambda prim: prim.bind  # noqa: E731
+
+
+def _select(c, x, y):
+    return lax.select_n_p.bind(c, y, x)
+
+
+def _positive(x):
+    (x,) = _in_loop(np.positive, x)
+    return x
+
+
+def _square(x):
+    (x,) = _in_loop(np.square, x)
+    return lax.mul_p.bind(x, x)
+
+
+def _reciprocal(x):
+    (x,) = _in_loop(np.reciprocal, x)
+    if dtype_of(x).kind in "iu":   # integer 1/x truncates: only +-1 survive
+        keep = lax.eq_p.bind(lax.abs_p.bind(x), 1) if dtype_of(x).kind == "i" else \
+            lax.eq_p.bind(x, 1)
+        return _select(keep, x, cast_v(0, dtype_of(x)))
+    return lax.div_p.bind(1, x)
+
+
+def _copysign(x, y):
+    x, y = _in_loop(np.copysign, x, y)
+    ax = lax.abs_p.bind(x)
+    return _select(lax.signbit_p.bind(y), lax.neg_p.bind(ax), ax)
+
+
+def _remainder(x, y):
+    x, y = _in_loop(np.remainder, x, y)
+    r = lax.rem_p.bind(x, y)
+    if dtype_of(r).kind == "b":
+        return r
+    wrong_sign = lax.and_p.bind(lax.ne_p.bind(r, 0),
+                                lax.ne_p.bind(lax.lt_p.bind(r, 0), lax.lt_p.bind(y, 0)))
+    r = _select(wrong_sign, lax.add_p.bind(r, y), r)
+    if dtype_of(r).kind == "f":   # a zero remainder takes the sign of the divisor
+        r = _select(lax.eq_p.bind(r, 0), _copysign(r, y), r)
+    return r
+
+
+def _divmod(x, y):
+    return lax.floor_divide_p.bind(x, y), _remainder(x, y)
+
+
+def _float_power(x, y):
+    x, y = _in_loop(np.float_power, x, y)
+    return lax.pow_p.bind(x, y)
+
+
+def _fmax_fmin(prim):
+    def fn(x, y):
+        r = prim.bind(x, y)
+        if dtype_of(r).kind not in "fc" and dtype_of(r).name != "bfloat16":
+            return r
+        x, y = cast_v(x, dtype_of(r)), cast_v(y, dtype_of(r))
+        r = _select(lax.is_nan_p.bind(y), x, r)
+        return _select(lax.is_nan_p.bind(x), y, r)
+    return fn
+
+
+def _hypot(x, y):
+    x, y = _in_loop(np.hypot, x, y)
+    ax, ay = lax.abs_p.bind(x), lax.abs_p.bind(y)
+    big, small = lax.max_p.bind(ax, ay), lax.min_p.bind(ax, ay)
+    safe = _select(lax.eq_p.bind(big, 0), lax.add_p.bind(big, 1), big)
+    ratio = lax.div_p.bind(small, safe)
+    r = lax.mul_p.bind(big, lax.sqrt_p.bind(lax.add_p.bind(1, lax.mul_p.bind(ratio, ratio))))
+    inf = lax.or_p.bind(lax.eq_p.bind(ax, np.inf), lax.eq_p.bind(ay, np.inf))
+    return _select(inf, cast_v(np.inf, dtype_of(r)), r)
+
+
+def _logaddexp_base(exp_prim, log1p_scale):
+    def fn(x, y):
+        x, y = _in_loop(np.logaddexp, x, y)
+        m = lax.max_p.bind(x, y)
+        d = lax.sub_p.bind(x, y)
+        tail = lax.log1p_p.bind(exp_prim.bind(lax.neg_p.bind(lax.abs_p.bind(d))))
+        if log1p_scale != 1:
+            tail = lax.mul_p.bind(tail, log1p_scale)
+        # x == y == +-inf gives d = nan; the answer is then x + y.
+        return _select(lax.is_nan_p.bind(d), lax.add_p.bind(x, y), lax.add_p.bind(m, tail))
+    return fn
+
+
+def _logical(prim):
+    def fn(*xs):
+        bools = [lax.ne_p.bind(x, 0) if dtype_of(x).kind != "b" else x for x in xs]
+        return prim.bind(*bools)
+    return fn
+
+
+def _right_shift(x, y):
+    x, y = _in_loop(np.right_shift, x, y)
+    prim = lax.shift_right_logical_p if dtype_of(x).kind == "u" else \
+        lax.shift_right_arithmetic_p
+    return prim.bind(x, y)
+
+
+def _isinf(x):
+    (x,) = _in_loop(np.isinf, x)
+    if dtype_of(x).kind == "c":
+        return lax.or_p.bind(_isinf(lax.real_p.bind(x)), _isinf(lax.imag_p.bind(x)))
+    return lax.eq_p.bind(lax.abs_p.bind(x), np.inf) if dtype_of(x).kind == "f" or \
+        dtype_of(x).name == "bfloat16" else lax.ne_p.bind(x, x)
+
+
+def _heaviside(x, h0):
+    x, h0 = _in_loop(np.heaviside, x, h0)
+    one, zero = cast_v(1, dtype_of(x)), cast_v(0, dtype_of(x))
+    r = _select(lax.lt_p.bind(x, 0), zero, _select(lax.gt_p.bind(x, 0), one, h0))
+    return _select(lax.is_nan_p.bind(x), x, r)
+
+
+def _lcm(x, y):
+    x, y = _in_loop(np.lcm, x, y)
+    g = lax.gcd_p.bind(x, y)
+    safe = _select(lax.eq_p.bind(g, 0), cast_v(1, dtype_of(g)), g)
+    return lax.abs_p.bind(lax.mul_p.bind(lax.floor_divide_p.bind(x, safe), y))
+
+
+def _ldexp(x, e):
+    x, e = _in_loop(np.ldexp, x, e)
+    return lax.mul_p.bind(x, lax.exp2_p.bind(cast_v(e, dtype_of(x))))
+
+
+def _frexp(x):
+    (x,) = _in_loop(np.frexp, x)
+    ax = lax.abs_p.bind(x)
+    special = lax.or_p.bind(lax.eq_p.bind(ax, 0), lax.not_p.bind(lax.is_finite_p.bind(x)))
+    safe = _select(special, cast_v(1, dtype_of(x)), ax)
+    e = lax.add_p.bind(lax.floor_p.bind(lax.log2_p.bind(safe)), 1)
+    m = lax.div_p.bind(x, lax.exp2_p.bind(e))
+    # log2 may round across a power of two: fix the mantissa into [0.5, 1).
+    too_big = lax.ge_p.bind(lax.abs_p.bind(m), 1)
+    m = _select(too_big, lax.mul_p.bind(m, 0.5), m)
+    e = _select(too_big, lax.add_p.bind(e, 1), e)
+    too_small = lax.lt_p.bind(lax.abs_p.bind(m), 0.5)
+    m = _select(too_small, lax.mul_p.bind(m, 2), m)
+    e = _select(too_small, lax.sub_p.bind(e, 1), e)
+    m = _select(special, x, m)
+    e = _select(special, cast_v(0, dtype_of(e)), e)
+    return m, cast_v(e, np.int32)
+
+
+def _modf(x):
+    (x,) = _in_loop(np.modf, x)
+    whole = lax.trunc_p.bind(x)
+    frac = lax.sub_p.bind(x, whole)
+    frac = _select(_isinf(x), _copysign(cast_v(0, dtype_of(x)), x), frac)
+    return frac, whole
+
+
+def _spacing(x):
+    (x,) = _in_loop(np.spacing, x)
+    toward = _copysign(cast_v(np.inf, dtype_of(x)), x)
+    return lax.sub_p.bind(lax.nextafter_p.bind(x, toward), x)
+
+
+def _fabs(x):
+    (x,) = _in_loop(np.fabs, x)
+    return lax.abs_p.bind(x)
+
+
+def _scaled(np_ufunc, factor):
+    def fn(x):
+        (x,) = _in_loop(np_ufunc, x)
+        return lax.mul_p.bind(x, factor)
+    return fn
+
+
+# --- the table: NumPy name, raw function, the NumPy ufunc it mirrors --------------------------
+_TABLE = {
+    "absolute": (B(lax.abs_p), np.absolute), "add": (B(lax.add_p), np.add),
+    "arccos": (B(lax.acos_p), np.arccos), "arccosh": (B(lax.acosh_p), np.arccosh),
+    "arcsin": (B(lax.asin_p), np.arcsin), "arcsinh": (B(lax.asinh_p), np.arcsinh),
+    "arctan": (B(lax.atan_p), np.arctan), "arctan2": (B(lax.atan2_p), np.arctan2),
+    "arctanh": (B(lax.atanh_p), np.arctanh),
+    "bitwise_and": (B(lax.and_p), np.bitwise_and), "bitwise_or": (B(lax.or_p), np.bitwise_or),
+    "bitwise_xor": (B(lax.xor_p), np.bitwise_xor),
+    "bitwise_count": (B(lax.population_count_p), np.bitwise_count),
+    "cbrt": (B(lax.cbrt_p), np.cbrt), "ceil": (B(lax.ceil_p), np.ceil),
+    "conjugate": (B(lax.conj_p), np.conjugate), "copysign": (_copysign, np.copysign),
+    "cos": (B(lax.cos_p), np.cos), "cosh": (B(lax.cosh_p), np.cosh),
+    "deg2rad": (_scaled(np.deg2rad, math.pi / 180), np.deg2rad),
+    "divide": (B(lax.div_p), np.divide), "divmod": (_divmod, np.divmod),
+    "equal": (B(lax.eq_p), np.equal), "exp": (B(lax.exp_p), np.exp),
+    "exp2": (B(lax.exp2_p), np.exp2), "expm1": (B(lax.expm1_p), np.expm1),
+    "fabs": (_fabs, np.fabs), "float_power": (_float_power, np.float_power),
+    "floor": (B(lax.floor_p), np.floor),
+    "floor_divide": (B(lax.floor_divide_p), np.floor_divide),
+    "fmax": (_fmax_fmin(lax.max_p), np.fmax), "fmin": (_fmax_fmin(lax.min_p), np.fmin),
+    "fmod": (B(lax.rem_p), np.fmod), "frexp": (_frexp, np.frexp),
+    "gcd": (B(lax.gcd_p), np.gcd), "greater": (B(lax.gt_p), np.greater),
+    "greater_equal": (B(lax.ge_p), np.greater_equal), "heaviside": (_heaviside, np.heaviside),
+    "hypot": (_hypot, np.hypot), "invert": (B(lax.not_p), np.invert),
+    "isfinite": (B(lax.is_finite_p), np.isfinite), "isinf": (_isinf, np.isinf),
+    "isnan": (B(lax.is_nan_p), np.isnan), "lcm": (_lcm, np.lcm), "ldexp": (_ldexp, np.ldexp),
+    "left_shift": (B(lax.shift_left_p), np.left_shift), "less": (B(lax.lt_p), np.less),
+    "less_equal": (B(lax.le_p), np.less_equal), "log": (B(lax.log_p), np.log),
+    "log10": (B(lax.log10_p), np.log10), "log1p": (B(lax.log1p_p), np.log1p),
+    "log2": (B(lax.log2_p), np.log2),
+    "logaddexp": (_logaddexp_base(lax.exp_p, 1), np.logaddexp),
+    "logaddexp2": (_logaddexp_base(lax.exp2_p, 1 / math.log(2)), np.logaddexp2),
+    "logical_and": (_logical(lax.and_p), np.logical_and),
+    "logical_not": (_logical(lax.not_p), np.logical_not),
+    "logical_or": (_logical(lax.or_p), np.logical_or),
+    "logical_xor": (_logical(lax.xor_p), np.logical_xor),
+    "maximum": (B(lax.max_p), np.maximum), "minimum": (B(lax.min_p), np.minimum),
+    "modf": (_modf, np.modf), "multiply": (B(lax.mul_p), np.multiply),
+    "negative": (B(lax.neg_p), np.negative),
+    "nextafter": (B(lax.nextafter_p), np.nextafter),
+    "not_equal": (B(lax.ne_p), np.not_equal), "positive": (_positive, np.positive),
+    "power": (B(lax.pow_p), np.power),
+    "rad2deg": (_scaled(np.rad2deg, 180 / math.pi), np.rad2deg),
+    "reciprocal": (_reciprocal, np.reciprocal), "remainder": (_remainder, np.remainder),
+    "right_shift": (_right_shift, np.right_shift), "rint": (B(lax.round_p), np.rint),
+    "sign": (B(lax.sign_p), np.sign),
+    "signbit": (B(lax.signbit_p), np.signbit), "sin": (B(lax.sin_p), np.sin),
+    "sinh": (B(lax.sinh_p), np.sinh), "spacing": (_spacing, np.spacing),
+    "sqrt": (B(lax.sqrt_p), np.sqrt), "square": (_square, np.square),
+    "subtract": (B(lax.sub_p), np.subtract),
+    "tan": (B(lax.tan_p), np.tan), "tanh": (B(lax.tanh_p), np.tanh),
+    "trunc": (B(lax.trunc_p), np.trunc),
+}
+_IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
+             "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+
+UFUNCS = {name: ufunc(name, np_uf.nin, fn, np_uf, _IDENTITY.get(name))
+          for name, (fn, np_uf) in _TABLE.items()}
+_ALIASES = {
+    "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
+    "asinh": "arcsinh", "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+    "bitwise_invert": "invert", "bitwise_not": "invert", "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift", "conj": "conjugate", "mod": "remainder",
+    "pow": "power", "true_divide": "divide", "degrees": "rad2deg", "radians": "deg2rad",
+}
+UFUNCS.update({alias: UFUNCS[target] for alias, target in _ALIASES.items()})
+globals().update(UFUNCS)
+negative = UFUNCS["negative"]
+
+__all__ = sorted(UFUNCS) + ["ufunc"]

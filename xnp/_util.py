@@ -1,0 +1,158 @@
+"""Small helpers shared by the NumPy-namespace modules: turning inputs into values that
+primitives accept, casting, broadcasting and axis handling. Functions whose names end in
+``_v`` take and return raw values (NumPy arrays, NumPy or Python scalars, tracers);
+everything public in xnp takes and returns ``xnp.ndarray`` handles."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from transforms.core import Tracer, get_aval
+from xnp import lax
+from xnp._array import _wrap as wrap
+from xnp._array import ndarray
+from xnp._dtypes import canonicalize_dtype
+
+_PY_SCALARS = (builtins.bool, int, float, complex)
+
+
+def raw(x: Any):
+    """The value behind ``x`` for binding: handles unwrap, scalars and NumPy pass through,
+    anything else (lists, tuples, objects with ``__array__``) converts as NumPy would."""
+    t = type(x)
+    if t is ndarray:
+        return x._value
+    if t in _PY_SCALARS or isinstance(x, (np.ndarray, np.generic, Tracer)):
+        return x
+    if isinstance(x, (list, tuple)):
+        return _sequence_to_value(x)
+    if x is None:
+        raise TypeError("xnp: None is not a valid array value")
+    try:
+        value = np.asarray(x)
+    except Exception as e:
+        raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array: {e}") from e
+    if value.dtype == object:
+        raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array (object dtype "
+                        "is not supported)")
+    return value
+
+
+def _sequence_to_value(seq):
+    """NumPy's conversion of nested lists, where the leaves may be xnp arrays or tracers."""
+    leaves: list = []
+    _collect(seq, leaves)
+    if not any(isinstance(leaf, Tracer) for leaf in leaves):
+        value = np.asarray(_numpyfy(seq))
+        if value.dtype == object:
+            raise ValueError("setting an array element with a sequence. The requested "
+                             "array has an inhomogeneous shape")
+        return value
+    from xnp._manipulation import stack  # traced leaves: build the array with primitives
+    return stack([wrap(raw(item)) if not isinstance(item, (list, tuple))
+                  else wrap(_sequence_to_value(item)) for item in seq])._value
+
+
+def _collect(x, leaves):
+    if isinstance(x, (list, tuple)):
+        for item in x:
+            _collect(item, leaves)
+    else:
+        leaves.append(raw(x) if type(x) is ndarray else x)
+
+
+def _numpyfy(x):
+    if isinstance(x, (list, tuple)):
+        return [_numpyfy(i) for i in x]
+    return x._value if type(x) is ndarray else x
+
+
+def aval(x):
+    return get_aval(x)
+
+
+def dtype_of(v) -> np.dtype:
+    return get_aval(v).dtype
+
+
+def shape_of(v) -> tuple:
+    t = type(v)
+    return () if t in _PY_SCALARS else get_aval(v).shape
+
+
+def cast_v(v, dtype):
+    """Convert a value to ``dtype`` (a no-op when it already has it, weak or not)."""
+    dtype = np.dtype(dtype)
+    a = get_aval(v)
+    if a.dtype == dtype and not a.weak_type:
+        return v
+    return lax.convert_element_type_p.bind(v, new_dtype=dtype, weak_type=False)
+
+
+def broadcast_to_v(v, shape):
+    shape = tuple(shape)
+    a = get_aval(v)
+    if a.shape == shape:
+        return v
+    nd = len(shape)
+    if a.ndim > nd:
+        raise ValueError(f"cannot broadcast an array of shape {a.shape} to shape {shape}")
+    dims = tuple(range(nd - a.ndim, nd))
+    for d, n in zip(dims, a.shape):
+        if n not in (1, shape[d]):
+            raise ValueError(f"operands could not be broadcast together with remapped "
+                             f"shapes [original->remapped]: {a.shape} and requested shape "
+                             f"{shape}")
+    v = lax.broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=dims)
+    return v
+
+
+def normalize_axis(axis, ndim: int, argname: str = "axis") -> int:
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
+                        f"integer ({argname})") from None
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def normalize_axis_tuple(axis, ndim: int, argname: str = "axis") -> tuple:
+    """``None`` means every axis; a repeated axis is a ValueError, as in NumPy."""
+    if axis is None:
+        return tuple(range(ndim))
+    if not isinstance(axis, (tuple, list)):
+        axis = (axis,)
+    out = tuple(normalize_axis(a, ndim, argname) for a in axis)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in `{argname}` argument")
+    return out
+
+
+def to_dtype(dtype):
+    return None if dtype is None else canonicalize_dtype(dtype)
+
+
+def concrete_int(x, what: str) -> int:
+    from transforms.core import concrete_or_error
+    return operator.index(np.asarray(concrete_or_error(x, what)).item()
+                          if not isinstance(x, int) else x)
+
+
+def full_v(shape, fill, dtype):
+    """An array of ``shape`` filled with ``fill`` (a scalar or scalar value)."""
+    fill = cast_v(fill, dtype)
+    return lax.broadcast_in_dim_p.bind(fill, shape=tuple(shape), broadcast_dimensions=())
+
+
+def where_v(condition, x, y):
+    """``where`` on values: NEP 50 promotion of x and y, broadcasting of all three."""
+    if dtype_of(condition).kind != "b":
+        condition = lax.ne_p.bind(condition, 0)
+    return lax.select_n_p.bind(condition, y, x)
