@@ -12,7 +12,7 @@ from xnp.lax._elementwise import *  # noqa: F403
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403
-from xnp.lax._slicing import GatherDimensionNumbers, ScatterDimensionNumbers
+from xnp.lax._slicing import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._structural import *  # noqa: F403
 
 PRIMITIVES: dict[str, Primitive] = {
