@@ -45,6 +45,11 @@ def elements(dtype: np.dtype, *, finite=False, min_value=None, max_value=None,
                         min_value=min_value, max_value=max_value, edges=edges)
         return st.builds(complex, part, part)
     width = 64 if dtype.itemsize >= 8 else 32 if dtype.itemsize >= 4 else 16
+    biggest = float(np.finfo(dtype).max)
+    if min_value is not None:
+        min_value = max(min_value, -biggest)
+    if max_value is not None:
+        max_value = min(max_value, biggest)
     bounded = min_value is not None or max_value is not None
     s = st.floats(min_value=min_value, max_value=max_value, allow_nan=not finite and not
                   bounded, allow_infinity=not finite and not bounded, width=width,

@@ -79,11 +79,11 @@ _LEAF = _new(None, None, [], None, 1, 1, [])  # the one leaf treedef; its kind i
 _LEAF._key = None
 
 # Unflatteners of the built-in nodes, called as f(kind, aux, children).
-_un_tuple = lambda kind, aux, ch: tuple(ch)
-_un_list = lambda kind, aux, ch: ch  # ch is always a fresh list
-_un_dict = lambda kind, aux, ch: dict(zip(aux, ch, strict=True))
-_un_none = lambda kind, aux, ch: None
-_un_namedtuple = lambda kind, aux, ch: kind(*ch)
+def _un_tuple(kind, aux, ch): return tuple(ch)
+def _un_list(kind, aux, ch): return ch  # ch is always a fresh list
+def _un_dict(kind, aux, ch): return dict(zip(aux, ch, strict=True))
+def _un_none(kind, aux, ch): return None
+def _un_namedtuple(kind, aux, ch): return kind(*ch)
 
 
 def _sorted_keys(d: dict) -> tuple:

@@ -4,8 +4,9 @@ xnp's scalar types are NumPy's own (``xnp.float32 is numpy.float32``) plus ml_dt
 ``bfloat16``, so dtypes compare equal across the two libraries. Promotion is NumPy's,
 computed by NumPy on dtypes; a weakly typed value (one that came from a Python scalar)
 takes part as the Python type, exactly as NumPy treats a Python scalar operand.
-bfloat16 follows JAX where NumPy has no rule: a weak scalar keeps bfloat16, and
-bfloat16 with float16 gives float32.
+bfloat16 follows what NumPy does with ml_dtypes' loops (a Python float with bfloat16 gives
+float32, a Python int keeps bfloat16), and JAX where NumPy has no rule (bfloat16 with
+float16 gives float32).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def _bfloat16_result(operands: tuple) -> np.dtype:
     others = [op for op in operands if not (isinstance(op, np.dtype) and op == BFLOAT16)]
     result = BFLOAT16
     for op in others:
-        if op in (builtins.bool, int, float):
+        if op in (builtins.bool, int):
+            continue
+        if op is float:
+            result = np.dtype(np.float32) if result == BFLOAT16 else result
             continue
         if op is complex:
             result = np.result_type(np.float32, result, 0j) if result == BFLOAT16 else \

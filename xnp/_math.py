@@ -1,3 +1,287 @@
-"""(being written)"""
+"""Elementwise functions that are not ufuncs in NumPy: where, clip, nan_to_num, sinc,
+rounding to decimals, complex parts, and closeness tests."""
 
-__all__: list = []
+from __future__ import annotations
+
+import numpy as np
+
+from transforms.core import concrete_or_error
+from xnp import lax
+from xnp._array import _wrap as wrap
+from xnp._array import ndarray
+from xnp._dtypes import finfo, is_inexact, result_type
+from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
+
+__all__ = [
+    "where", "clip", "nan_to_num", "sinc", "round", "around", "fix", "real", "imag",
+    "angle", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
+    "isrealobj", "iscomplexobj", "isneginf", "isposinf", "i0", "isscalar", "ndim", "shape",
+    "size",
+]
+
+
+def where(condition, x=None, y=None, /) -> ndarray:
+    """Elements of ``x`` where ``condition`` is true, else of ``y`` (NEP 50 promotion).
+
+    With only ``condition`` it is ``nonzero(condition)``, whose output shape depends on
+    the values (see :func:`xnp.nonzero` for the ``size=`` argument under jit).
+    """
+    if x is None and y is None:
+        from xnp import nonzero
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return wrap(where_v(raw(condition), raw(x), raw(y)))
+
+
+def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=None,
+         **kwargs) -> ndarray:
+    """Limit values to ``[a_min, a_max]`` (either may be None), as :func:`numpy.clip`.
+
+    NaN bounds propagate, as in NumPy; the result dtype follows NEP 50 over all three.
+    """
+    lo = min if a_min is np._NoValue else a_min
+    hi = max if a_max is np._NoValue else a_max
+    v = raw(a)
+    if lo is not None:
+        v = lax.max_p.bind(v, raw(lo))
+    if hi is not None:
+        v = lax.min_p.bind(v, raw(hi))
+    if lo is None and hi is None:
+        v = lax.copy_p.bind(v)
+    return _out(v, out)
+
+
+def _out(v, out) -> ndarray:
+    if out is None:
+        return wrap(v)
+    from xnp._util import broadcast_to_v
+    out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
+    return out
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None) -> ndarray:
+    """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: the largest
+    finite values of the dtype), as :func:`numpy.nan_to_num`."""
+    v = raw(x)
+    dt = dtype_of(v)
+    if dt.kind == "c":
+        re = nan_to_num(wrap(lax.real_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
+        im = nan_to_num(wrap(lax.imag_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
+        return wrap(lax.complex_p.bind(re._value, im._value))
+    if not is_inexact(dt):
+        return wrap(lax.copy_p.bind(v) if copy else v)
+    info = finfo(dt)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    out = lax.select_n_p.bind(lax.is_nan_p.bind(v), v, cast_v(nan, dt))
+    out = lax.select_n_p.bind(lax.eq_p.bind(v, np.inf), out, cast_v(big, dt))
+    out = lax.select_n_p.bind(lax.eq_p.bind(v, -np.inf), out, cast_v(small, dt))
+    return wrap(out)
+
+
+def sinc(x) -> ndarray:
+    """``sin(pi x) / (pi x)``, with ``sinc(0) = 1``."""
+    v = raw(x)
+    dt = result_type(v, 1.0)     # NumPy computes pi * x: ints become float64
+    v = cast_v(v, dt)
+    zero = lax.eq_p.bind(v, 0)
+    safe = lax.select_n_p.bind(zero, v, cast_v(1, dt))
+    pix = lax.mul_p.bind(safe, np.pi)
+    return wrap(lax.select_n_p.bind(zero, lax.div_p.bind(lax.sin_p.bind(pix), pix),
+                                    cast_v(1, dt)))
+
+
+def round(a, decimals: int = 0, out=None) -> ndarray:
+    """Round half to even to ``decimals`` places, computed as NumPy does
+    (scale, round, unscale)."""
+    v = raw(a)
+    dt = dtype_of(v)
+    if dt.kind in "biu":
+        if decimals >= 0:
+            return _out(lax.copy_p.bind(v), out)
+        scale = 10 ** (-decimals)
+        q = lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)
+        return _out(cast_v(q, dt), out)
+    if decimals == 0:
+        return _out(lax.round_p.bind(v), out)
+    scale = dt.type(10.0 ** abs(decimals)) if dt.kind != "c" else 10.0 ** abs(decimals)
+    if decimals > 0:
+        r = lax.div_p.bind(lax.round_p.bind(lax.mul_p.bind(v, scale)), scale)
+    else:
+        r = lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)
+    return _out(r, out)
+
+
+around = round
+
+
+def fix(x, out=None) -> ndarray:
+    """Round towards zero; the dtype is kept (float for floats), as :func:`numpy.fix`."""
+    v = raw(x)
+    if dtype_of(v).kind in "biu":
+        return _out(lax.copy_p.bind(v), out)
+    return _out(lax.trunc_p.bind(v), out)
+
+
+def real(val) -> ndarray:
+    """The real part (the array itself for real input)."""
+    return wrap(lax.real_p.bind(raw(val)))
+
+
+def imag(val) -> ndarray:
+    """The imaginary part (zeros for real input)."""
+    v = raw(val)
+    if dtype_of(v).kind != "c":
+        return wrap(lax.mul_p.bind(v, cast_v(0, dtype_of(v)))
+                    if dtype_of(v).kind != "b" else lax.and_p.bind(v, False))
+    return wrap(lax.imag_p.bind(v))
+
+
+def angle(z, deg: bool = False) -> ndarray:
+    """The argument of complex numbers, in radians (degrees if ``deg``)."""
+    v = raw(z)
+    dt = dtype_of(v)
+    if dt.kind == "c":
+        re, im = lax.real_p.bind(v), lax.imag_p.bind(v)
+    else:
+        dt = np.sin.resolve_dtypes((dt, None))[1] if not is_inexact(dt) else dt
+        re, im = cast_v(v, dt), cast_v(0, dt)
+    a = lax.atan2_p.bind(im, re)
+    return wrap(lax.mul_p.bind(a, 180 / np.pi) if deg else a)
+
+
+def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+    """``|a - b| <= atol + rtol * |b|`` elementwise, with NumPy's handling of infinities
+    (equal infinities are close) and of NaN (close to NaN only with ``equal_nan``)."""
+    x, y = raw(a), raw(b)
+    dt = np.result_type(*(np.asarray(0, dtype_of(t)) if not isinstance(t, (int, float,
+                          complex)) else t for t in (x, y)), 1.0)
+    x, y = cast_v(x, dt), cast_v(y, dt)
+    finite = lax.and_p.bind(lax.is_finite_p.bind(x), lax.is_finite_p.bind(y))
+    diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
+    tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
+    close = lax.and_p.bind(finite, lax.le_p.bind(diff, tol))
+    close = lax.or_p.bind(close, lax.eq_p.bind(x, y))
+    if equal_nan:
+        both_nan = lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y))
+        close = lax.or_p.bind(close, both_nan)
+    return wrap(close)
+
+
+def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+    """Whether all elements are :func:`isclose` (a 0-d bool array)."""
+    from xnp import all as all_
+    return all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def array_equal(a1, a2, equal_nan: bool = False) -> ndarray:
+    """Same shape and elements (a 0-d bool array; False for shapes that differ)."""
+    from xnp import all as all_
+    x, y = raw(a1), raw(a2)
+    if shape_of(x) != shape_of(y):
+        return wrap(np.asarray(False))
+    eq = lax.eq_p.bind(x, y)
+    if equal_nan and is_inexact(dtype_of(x)) and is_inexact(dtype_of(y)):
+        eq = lax.or_p.bind(eq, lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y)))
+    return all_(wrap(eq))
+
+
+def array_equiv(a1, a2) -> ndarray:
+    """Equal after broadcasting (False if the shapes do not broadcast)."""
+    from xnp import all as all_
+    x, y = raw(a1), raw(a2)
+    try:
+        np.broadcast_shapes(shape_of(x), shape_of(y))
+    except ValueError:
+        return wrap(np.asarray(False))
+    return all_(wrap(lax.eq_p.bind(x, y)))
+
+
+def isreal(x) -> ndarray:
+    """True where the imaginary part is zero."""
+    return wrap(lax.eq_p.bind(imag(x)._value, 0))
+
+
+def iscomplex(x) -> ndarray:
+    """True where the imaginary part is non-zero."""
+    return wrap(lax.ne_p.bind(imag(x)._value, 0))
+
+
+def isrealobj(x) -> bool:
+    """Whether ``x`` has a non-complex dtype."""
+    return dtype_of(raw(x)).kind != "c"
+
+
+def iscomplexobj(x) -> bool:
+    """Whether ``x`` has a complex dtype."""
+    return dtype_of(raw(x)).kind == "c"
+
+
+def isposinf(x, out=None) -> ndarray:
+    """True where ``x`` is +inf. Complex input raises TypeError, as in NumPy."""
+    v = raw(x)
+    if dtype_of(v).kind == "c":
+        raise TypeError("This operation is not supported for complex values because it "
+                        "would be ambiguous.")
+    return _out(lax.eq_p.bind(v, np.inf) if is_inexact(dtype_of(v))
+                else lax.ne_p.bind(v, v), out)
+
+
+def isneginf(x, out=None) -> ndarray:
+    """True where ``x`` is -inf. Complex input raises TypeError, as in NumPy."""
+    v = raw(x)
+    if dtype_of(v).kind == "c":
+        raise TypeError("This operation is not supported for complex values because it "
+                        "would be ambiguous.")
+    return _out(lax.eq_p.bind(v, -np.inf) if is_inexact(dtype_of(v))
+                else lax.ne_p.bind(v, v), out)
+
+
+def i0(x) -> ndarray:
+    """Modified Bessel function of the first kind, order 0, by its power series.
+
+    The number of terms covers the largest |x| when the input is concrete (about
+    |x|/2 + 40), and |x| <= 700 (where float64 overflows) when it is traced.
+    """
+    v = raw(x)
+    if dtype_of(v).kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    v = cast_v(v, np.float64)
+    try:
+        concrete = np.asarray(concrete_or_error(v))
+        biggest = float(np.nanmax(np.abs(concrete), initial=0.0))
+    except TypeError:
+        biggest = 700.0
+    terms = int(min(biggest, 710.0) / 2) + 40
+    q = lax.mul_p.bind(lax.mul_p.bind(v, v), 0.25)
+    term, total = cast_v(1.0, np.float64), cast_v(1.0, np.float64)
+    for k in range(1, terms):
+        term = lax.div_p.bind(lax.mul_p.bind(term, q), float(k * k))
+        total = lax.add_p.bind(total, term)
+    return wrap(total)
+
+
+def isscalar(element) -> bool:
+    """As :func:`numpy.isscalar`: xnp arrays (even 0-d) are not scalars."""
+    return np.isscalar(element)
+
+
+def ndim(a) -> int:
+    """Number of dimensions of ``a``."""
+    return len(shape_of(raw(a)))
+
+
+def shape(a) -> tuple:
+    """Shape of ``a``."""
+    return shape_of(raw(a))
+
+
+def size(a, axis=None) -> int:
+    """Number of elements of ``a`` (along ``axis`` if given)."""
+    s = shape_of(raw(a))
+    if axis is None:
+        return int(np.prod(s, dtype=np.int64))
+    from xnp._util import normalize_axis
+    return s[normalize_axis(axis, len(s))]
+

@@ -151,8 +151,7 @@ def _in_loop(np_ufunc, *values):
     """Cast values to the input dtypes of NumPy's loop for ``np_ufunc``."""
     from transforms.core import get_aval
     dts = loop_dtypes(np_ufunc, *(get_aval(v) for v in values))
-    return [v if isinstance(v, (int, float, complex)) else cast_v(v, dt)
-            for v, dt in zip(values, dts)]
+    return [cast_v(v, dt) for v, dt in zip(values, dts)]
 
 
 # --- composite ufuncs on raw values ------------------------------------------------------------

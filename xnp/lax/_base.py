@@ -16,7 +16,6 @@ import operator
 import numpy as np
 
 from transforms.core import Primitive, ShapedArray
-from xnp._dtypes import BFLOAT16
 
 _WEAK_PY_TYPE = {"b": builtins.bool, "i": int, "u": int, "f": float, "c": complex}
 _DEFAULT_OF_PY = {builtins.bool: np.dtype(bool), int: np.dtype(np.int64),
@@ -53,9 +52,6 @@ def _resolve(ufunc, operands: tuple) -> tuple:
     if all(isinstance(op, type) for op in operands):
         # Python scalars only: NumPy converts them to their default dtypes.
         operands = tuple(_DEFAULT_OF_PY[op] for op in operands)
-    if any(op is not None and isinstance(op, np.dtype) and op == BFLOAT16
-           for op in operands):
-        return _resolve_bfloat16(ufunc, operands)
     try:
         return ufunc.resolve_dtypes((*operands, *([None] * ufunc.nout)))
     except TypeError as e:
@@ -63,13 +59,6 @@ def _resolve(ufunc, operands: tuple) -> tuple:
                           for op in operands)
         raise TypeError(f"ufunc '{ufunc.__name__}' not supported for the input types "
                         f"({names}): {e}") from None
-
-
-def _resolve_bfloat16(ufunc, operands):
-    # ml_dtypes lets a Python scalar promote bfloat16 to float32; xnp keeps bfloat16.
-    operands = tuple(BFLOAT16 if isinstance(op, type) and op is not complex else op
-                     for op in operands)
-    return ufunc.resolve_dtypes((*operands, *([None] * ufunc.nout)))
 
 
 def promotion_operands(avals) -> tuple:
