@@ -168,6 +168,8 @@ class Primitive:
         return self.name
 
     def bind(self, *args, **params):
+        if not _n_active[0]:
+            return self.impl(*args, **params)
         trace = _state.trace
         if trace is _EVAL_TRACE:
             return self.impl(*args, **params)
@@ -214,10 +216,18 @@ class _TraceState(threading.local):
 
 _EVAL_TRACE = EvalTrace()
 _state = _TraceState()
+# How many non-eval traces are current in any thread. While it is zero, every thread is
+# eager and hot paths may skip the thread-local look-up: ``if not _n_active[0]``.
+_n_active = [0]
 
 
 def current_trace() -> Trace:
     return _state.trace
+
+
+def is_eager() -> bool:
+    """Whether primitives bound now run their implementations directly."""
+    return not _n_active[0] or _state.trace is _EVAL_TRACE
 
 
 @contextmanager
@@ -225,10 +235,12 @@ def set_current_trace(trace: Trace):
     """Temporarily make ``trace`` current (used by rules to bind one level down)."""
     prev = _state.trace
     _state.trace = trace
+    _n_active[0] += 1
     try:
         yield trace
     finally:
         _state.trace = prev
+        _n_active[0] -= 1
 
 
 @contextmanager
@@ -240,10 +252,12 @@ def new_trace(trace: Trace):
     """
     prev = _state.trace
     _state.trace = trace
+    _n_active[0] += 1
     try:
         yield trace
     finally:
         _state.trace = prev
+        _n_active[0] -= 1
         trace.alive = False
 
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 import numpy as np
 
 import xnp
-from transforms.core import Tracer
+from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state
 from xnp import lax
-from xnp._array import _wrap, ndarray
+from xnp._array import _new_handle, _wrap, ndarray
 from xnp._dtypes import can_cast
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, raw
 
 _SCALARS = (bool, int, float, complex)
+_VALUE_TYPES = (np.ndarray, np.generic, Tracer)
 
 
 def _other_value(other):
@@ -29,11 +30,31 @@ def _other_value(other):
 
 
 def _binary(fn):
+    """Operator, reflected operator and in-place operator for ``fn``, a primitive (fast
+    path straight to its implementation when eager) or a function on values."""
+    prim = fn if isinstance(fn, Primitive) else None
+    impl = prim.impl if prim is not None else None
+    fn = prim.bind if prim is not None else fn
+    # Closure cells are read faster than module globals on this hot path.
+    handle, new, active, scalars = ndarray, _new_handle, _n_active, _SCALARS
+
     def op(self, other):
-        o = _other_value(other)
-        if o is NotImplemented:
-            return o
-        return _wrap(fn(self._value, o))
+        t = type(other)
+        if t is handle:
+            o = other._value
+        elif t in scalars or isinstance(other, _VALUE_TYPES):
+            o = other
+        else:
+            o = _other_value(other)
+            if o is NotImplemented:
+                return o
+        if impl is not None and (not active[0] or _state.trace is _EVAL_TRACE):
+            r = impl(self._value, o)
+        else:
+            r = fn(self._value, o)
+        h = new(handle)
+        h._value = r
+        return h
 
     def rop(self, other):
         o = _other_value(other)
@@ -79,15 +100,15 @@ def _fn(name):
 
 
 _BINARY = {
-    "add": lax.add_p.bind, "sub": UFUNCS["subtract"]._fn, "mul": lax.mul_p.bind,
-    "truediv": lax.div_p.bind, "floordiv": lax.floor_divide_p.bind,
+    "add": lax.add_p, "sub": lax.sub_p, "mul": lax.mul_p,
+    "truediv": lax.div_p, "floordiv": lax.floor_divide_p,
     "mod": UFUNCS["remainder"]._fn, "pow": UFUNCS["power"]._fn,
     "lshift": UFUNCS["left_shift"]._fn, "rshift": UFUNCS["right_shift"]._fn,
     "and": UFUNCS["bitwise_and"]._fn, "or": UFUNCS["bitwise_or"]._fn,
     "xor": UFUNCS["bitwise_xor"]._fn, "matmul": _fn("matmul"),
 }
-_COMPARE = {"eq": lax.eq_p.bind, "ne": lax.ne_p.bind, "lt": lax.lt_p.bind,
-            "le": lax.le_p.bind, "gt": lax.gt_p.bind, "ge": lax.ge_p.bind}
+_COMPARE = {"eq": lax.eq_p, "ne": lax.ne_p, "lt": lax.lt_p, "le": lax.le_p,
+            "gt": lax.gt_p, "ge": lax.ge_p}
 
 
 def _install_operators():
