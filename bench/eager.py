@@ -9,6 +9,7 @@ over NumPy (and autograd, torch, jax where installed), and `import xnp` over
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -63,11 +64,15 @@ def contenders(n):
 
 
 def import_time(module: str, runs: int = 7) -> float:
+    """Median wall time of `import module` in fresh processes, after a warm-up import
+    that writes the bytecode caches (as an installed package has them)."""
     code = f"import time; t=time.perf_counter(); import {module}; print(time.perf_counter()-t)"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     samples = []
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     for _ in range(runs):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True)
+                             check=True, env=env)
         samples.append(float(out.stdout))
     return statistics.median(samples)
 

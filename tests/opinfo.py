@@ -61,9 +61,9 @@ def to_xnp(x):
     """Convert NumPy arrays (also inside lists and tuples) to xnp arrays."""
     if isinstance(x, np.ndarray):
         return xnp.asarray(x)
-    if isinstance(x, list):
+    if type(x) is list:
         return [to_xnp(i) for i in x]
-    if isinstance(x, tuple):
+    if type(x) is tuple:       # not NamedTuples: those are parameters
         return tuple(to_xnp(i) for i in x)
     return x
 

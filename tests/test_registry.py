@@ -64,10 +64,12 @@ def _split_arrays(args):
         if isinstance(x, np.ndarray):
             arrays.append(x)
             return _Slot(len(arrays) - 1)
-        if isinstance(x, list):
+        if type(x) is list:
             return [walk(i) for i in x]
-        if isinstance(x, tuple):
+        if type(x) is tuple:
             return tuple(walk(i) for i in x)
+        if type(x) is dict:
+            return {k: walk(v) for k, v in x.items()}
         return x
     return walk(args), arrays
 
@@ -80,10 +82,12 @@ class _Slot:
 def _fill(template, values):
     if isinstance(template, _Slot):
         return values[template.i]
-    if isinstance(template, list):
+    if type(template) is list:
         return [_fill(i, values) for i in template]
-    if isinstance(template, tuple):
+    if type(template) is tuple:
         return tuple(_fill(i, values) for i in template)
+    if type(template) is dict:
+        return {k: _fill(v, values) for k, v in template.items()}
     return template
 
 

@@ -30,7 +30,7 @@ def _float_op(fn):
         dtype = np.dtype(np.float64) if x.dtype.kind in "biu" else x.dtype
         with np.errstate(all="ignore"):
             out = fn(np.array(x, dtype=np.float64).reshape(-1))
-        return np.asarray(out.reshape(x.shape).astype(dtype, copy=False))
+            return np.asarray(out.reshape(x.shape).astype(dtype, copy=False))
     return wrapper
 
 
@@ -109,8 +109,8 @@ def erfc(x):
 
 # --- erf_inv ------------------------------------------------------------------------------
 # Initial guess: M. Giles, "Approximating the erfinv function", GPU Computing Gems Jade
-# Edition (2011), single-precision polynomials; then Halley steps on erf (or on erfc for
-# |x| > 0.5, where 1 - |x| is exact) give full double precision.
+# Edition (2011), single-precision polynomials; then Halley steps on erf (or on
+# log erfc for |x| > 0.5, where 1 - |x| is exact) give full double precision.
 _GILES_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
                   0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
 _GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
@@ -127,33 +127,44 @@ def erf_inv(x):
                      _poly(_GILES_TAIL, np.sqrt(w) - 3.0))
     for _ in range(3):
         e, ec = _erf_erfc(y)
-        f = np.where(a <= 0.5, e - a, q - ec)
-        u = f / (2.0 * _INV_SQRT_PI * np.exp(-y * y))
-        y = y - u / (1.0 + y * u)  # Halley: erf'' / erf' = -2y
+        d = 2.0 * _INV_SQRT_PI * np.exp(-y * y)
+        # |x| <= 1/2: Halley on erf(y) - a (erf''/erf' = -2y).
+        u = (e - a) / d
+        central = y - u / (1.0 + y * u)
+        # |x| > 1/2: Halley on h(y) = log(erfc(y) / q), nearly linear in y^2 even where the
+        # initial guess is poor (q ~ 1e-16); h' = -r, h'' = r (2y - r).
+        r = d / ec
+        h = np.log(ec / q)
+        y = np.where(a <= 0.5, central, y + h / (r - h * (y - 0.5 * r)))
     y = np.where(a == 1.0, np.inf, np.where(a < 1.0, y, np.nan))
     return np.copysign(y, x)
 
 
 # --- lgamma / digamma ---------------------------------------------------------------------
-def _zeta_minus_one(s):
-    """zeta(s) - 1 for an integer s >= 2 (Euler-Maclaurin summation from N = 10)."""
-    n = 10
-    terms = [k ** -s for k in range(2, n)] + [n ** (1 - s) / (s - 1), 0.5 * n ** -s]
+def _hurwitz_zeta(s, a):
+    """sum_{k>=0} (a + k)^-s for an integer s >= 2 and a > 0 (Euler-Maclaurin, N = 10)."""
+    n = a + 10
+    terms = [(a + k) ** -s for k in range(10)] + [n ** (1 - s) / (s - 1), 0.5 * n ** -s]
     for j, b in enumerate(_BERNOULLI, 1):
         coef = b * math.prod(range(s, s + 2 * j - 1)) / math.factorial(2 * j)
-        terms.append(float(coef) * float(n) ** (-s - 2 * j + 1))
+        terms.append(float(coef) * n ** (-s - 2 * j + 1))
     return math.fsum(terms)
 
 
 # lgamma(2 + z) = (1 - gamma) z + sum_{k>=2} (-1)^k (zeta(k) - 1) z^k / k  for |z| < 2
 # (Abramowitz & Stegun 6.1.41-style series); used for |z| <= 1/2, 34 terms.
-_ZM1 = [_zeta_minus_one(k) for k in range(2, 36)]
+_ZM1 = [_hurwitz_zeta(k, 2.0) for k in range(2, 36)]  # zeta(k) - 1
 _LG_SERIES = [(-1) ** k * c / k for k, c in zip(range(35, 1, -1), _ZM1[::-1])] + [1 - _EULER]
 # digamma(2 + z) = d/dz lgamma(2 + z)
 _PSI_SERIES = [(-1) ** k * c for k, c in zip(range(35, 1, -1), _ZM1[::-1])] + [1 - _EULER]
 # Stirling / asymptotic series coefficients, in powers of 1/x^2 from the highest down.
 _STIRLING = [float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_BERNOULLI[:9], 1)][::-1]
 _PSI_ASYMP = [float(b / (2 * k)) for k, b in enumerate(_BERNOULLI[:9], 1)][::-1]
+# digamma(x0 + h) = sum_{k>=1} (-1)^(k+1) zeta(k+1, x0) h^k about the positive root
+# x0 = 1.46163214496836234126... (split into two doubles), for relative accuracy near it.
+_ROOT_HI = 1.4616321449683622
+_ROOT_LO = float(Fraction("1.46163214496836234126265954232572132847") - Fraction(_ROOT_HI))
+_ROOT_SERIES = [(-1) ** (k + 1) * _hurwitz_zeta(k + 1, _ROOT_HI) for k in range(24, 0, -1)]
 _HALF_LOG_2PI = 0.91893853320467274178
 _LOG_PI = 1.14472988584940017414
 
@@ -179,7 +190,8 @@ def _lgamma_upper(x):
     xb = x[~mid]
     w = 1.0 / xb
     lx = np.log(xb)
-    out[~mid] = xb * (lx - 1.0) - 0.5 * lx + _HALF_LOG_2PI + w * _poly(_STIRLING, w * w)
+    big = xb * (lx - 1.0) - 0.5 * lx + _HALF_LOG_2PI + w * _poly(_STIRLING, w * w)
+    out[~mid] = np.where(xb == np.inf, np.inf, big)
     return out
 
 
@@ -214,7 +226,9 @@ def _digamma_upper(x):
     for i in range(1, 9):  # psi(x) = psi(2 + z) + sum_{i=1}^{n} 1 / (x - i)
         acc += np.where(i <= n, 1.0 / (xm - i), 0.0)
     acc -= np.where(n < 0, 1.0 / xm, 0.0) + np.where(n == -2, 1.0 / (1.0 + xm), 0.0)
-    out[mid] = _poly(_PSI_SERIES, z) + acc
+    res = _poly(_PSI_SERIES, z) + acc
+    h = (xm - _ROOT_HI) - _ROOT_LO
+    out[mid] = np.where(np.abs(h) < 0.2, h * _poly(_ROOT_SERIES, h), res)
     xb = x[~mid]
     w = 1.0 / (xb * xb)
     out[~mid] = np.log(xb) - 0.5 / xb - w * _poly(_PSI_ASYMP, w)

@@ -47,7 +47,9 @@ def _bitcast_eval(x, *, new_dtype):
 
 
 def _bitcast_impl(x, *, new_dtype):
-    x = np.ascontiguousarray(x)
+    x = np.asarray(x)
+    if not x.flags.c_contiguous:
+        x = x.copy()
     shape = _bitcast_eval(ShapedArray(x.shape, x.dtype), new_dtype=new_dtype).shape
     return x.view(new_dtype).reshape(shape)
 
