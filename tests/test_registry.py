@@ -140,6 +140,8 @@ DEDICATED = {
     "make_jaxpr", "eval_jaxpr",                                     # test_jaxpr.py
     "result_type", "promote_types", "can_cast", "finfo", "iinfo",   # test_dtypes.py
     "isdtype", "issubdtype",
+    "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",  # test_ad*.py
+    "hessian", "custom_jvp", "custom_vjp",
 }
 
 

@@ -7,6 +7,10 @@ differentiated, batched and compiled. See README.md for the differences from Num
 
 import math as _pymath
 
+from transforms.autodiff import (
+    grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
+)
+from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from xnp import lax, linalg, random
 from xnp._array import ndarray
@@ -24,6 +28,7 @@ from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
 from xnp._math import *  # noqa: F403
 from xnp._reductions import *  # noqa: F403
+from xnp._sets import *  # noqa: F403
 from xnp._sorting import *  # noqa: F403
 from xnp._statistics import *  # noqa: F403
 from xnp._ufuncs import *  # noqa: F403

@@ -235,6 +235,42 @@ def _hypot(x, y):
     return _select(inf, cast_v(np.inf, dtype_of(r)), r)
 
 
+def _with_custom_jvp(raw_fn, tangent_rule):
+    """``raw_fn`` (on values) with a custom JVP: ``tangent_rule(ans, tangents, *values)``.
+    Used where the composed derivative is wrong at kinks of its parts (max/abs ties)."""
+    from transforms.custom_derivatives import custom_jvp
+
+    fn = custom_jvp(lambda *xs: wrap(raw_fn(*[raw(x) for x in xs])))
+
+    @fn.defjvp
+    def _jvp(primals, tangents):
+        xs = [raw(p) for p in primals]
+        ans = raw_fn(*xs)
+        return wrap(ans), wrap(tangent_rule(ans, [raw(t) for t in tangents], *xs))
+
+    def call(*values):
+        return fn(*values)._value
+    call.__name__ = raw_fn.__name__
+    return call
+
+
+def _hypot_tangent(ans, tangents, x, y):
+    tx, ty = tangents
+    safe = _select(lax.eq_p.bind(ans, 0), lax.add_p.bind(ans, 1), ans)
+    t = lax.div_p.bind(lax.add_p.bind(lax.mul_p.bind(x, tx), lax.mul_p.bind(y, ty)), safe)
+    return _select(lax.eq_p.bind(ans, 0), lax.mul_p.bind(t, 0), t)
+
+
+def _logaddexp_tangent(exp_prim):
+    def rule(ans, tangents, x, y):
+        def weight(v):
+            w = exp_prim.bind(lax.sub_p.bind(v, ans))
+            return _select(lax.eq_p.bind(v, -np.inf), lax.mul_p.bind(w, 0), w)
+        tx, ty = tangents
+        return lax.add_p.bind(lax.mul_p.bind(tx, weight(x)), lax.mul_p.bind(ty, weight(y)))
+    return rule
+
+
 def _logaddexp_base(exp_prim, log1p_scale):
     def fn(x, y):
         x, y = _in_loop(np.logaddexp, x, y)
@@ -358,15 +394,17 @@ _TABLE = {
     "fmod": (B(lax.rem_p), np.fmod), "frexp": (_frexp, np.frexp),
     "gcd": (B(lax.gcd_p), np.gcd), "greater": (B(lax.gt_p), np.greater),
     "greater_equal": (B(lax.ge_p), np.greater_equal), "heaviside": (_heaviside, np.heaviside),
-    "hypot": (_hypot, np.hypot), "invert": (B(lax.not_p), np.invert),
+    "hypot": (_with_custom_jvp(_hypot, _hypot_tangent), np.hypot), "invert": (B(lax.not_p), np.invert),
     "isfinite": (B(lax.is_finite_p), np.isfinite), "isinf": (_isinf, np.isinf),
     "isnan": (B(lax.is_nan_p), np.isnan), "lcm": (_lcm, np.lcm), "ldexp": (_ldexp, np.ldexp),
     "left_shift": (B(lax.shift_left_p), np.left_shift), "less": (B(lax.lt_p), np.less),
     "less_equal": (B(lax.le_p), np.less_equal), "log": (B(lax.log_p), np.log),
     "log10": (B(lax.log10_p), np.log10), "log1p": (B(lax.log1p_p), np.log1p),
     "log2": (B(lax.log2_p), np.log2),
-    "logaddexp": (_logaddexp_base(lax.exp_p, 1), np.logaddexp),
-    "logaddexp2": (_logaddexp_base(lax.exp2_p, 1 / math.log(2)), np.logaddexp2),
+    "logaddexp": (_with_custom_jvp(_logaddexp_base(lax.exp_p, 1),
+                                   _logaddexp_tangent(lax.exp_p)), np.logaddexp),
+    "logaddexp2": (_with_custom_jvp(_logaddexp_base(lax.exp2_p, 1 / math.log(2)),
+                                    _logaddexp_tangent(lax.exp2_p)), np.logaddexp2),
     "logical_and": (_logical(lax.and_p), np.logical_and),
     "logical_not": (_logical(lax.not_p), np.logical_not),
     "logical_or": (_logical(lax.or_p), np.logical_or),

@@ -38,4 +38,11 @@ for _name, _prim in PRIMITIVES.items():
 del _name, _prim
 
 
+def stop_gradient(x):
+    """The identity, with a zero derivative: derivatives do not flow through ``x``.
+    Applies to every leaf of a pytree."""
+    from transforms.tree import tree_map
+    return tree_map(lambda leaf: wrap(stop_gradient_p.bind(unwrap(leaf))), x)
+
+
 __all__ = sorted(n for n in globals() if not n.startswith("_"))

@@ -136,8 +136,8 @@ def _shift_right(kind):
 
 
 def _aval(x):
-    from transforms.core import get_aval
-    return get_aval(x)
+    from transforms.core import get_aval as aval
+    return aval(x)
 
 
 shift_right_arithmetic_p = ufunc_primitive("shift_right_arithmetic", np.right_shift,
@@ -214,3 +214,193 @@ def _clamp_impl(lo, x, hi):
 clamp_p = primitive("clamp", impl=_clamp_impl, abstract_eval=_clamp_eval)
 
 __all__ = [name for name in dir() if name.endswith("_p")]
+
+
+# --- derivatives: one line per primitive -------------------------------------------------------
+from transforms.ad import tangent_aval  # noqa: E402
+from transforms.core import get_aval  # noqa: E402
+from xnp.lax._ad_util import (  # noqa: E402
+    Zero,
+    add_tangents,
+    defjvp,
+    defjvp_ans,
+    defjvp_zero,
+    deflinear,
+    fit,
+    instantiate,
+    is_undefined,
+    unbroadcast,
+)
+
+add, sub, mul, div, neg = add_p.bind, sub_p.bind, mul_p.bind, div_p.bind, neg_p.bind
+sqrt, exp, log, sin, cos = sqrt_p.bind, exp_p.bind, log_p.bind, sin_p.bind, cos_p.bind
+select = lambda c, x, y: select_n_p.bind(c, y, x)  # noqa: E731  (x where c, else y)
+_LN2, _LN10, _SQRT_PI = np.log(2.0), np.log(10.0), np.sqrt(np.pi)
+
+
+def _trigamma(x):
+    """psi'(x) from primitives: reflection below 1/2, recurrence up to 6, then the
+    asymptotic series (used by digamma's derivative)."""
+    reflect = lt_p.bind(x, 0.5)
+    y = select(reflect, sub(1.0, x), x)
+    total = mul(y, 0.0)
+    for k in range(6):
+        total = add(total, div(1.0, mul(add(y, k), add(y, k))))
+    z = add(y, 6.0)
+    iz = div(1.0, z)
+    iz2 = mul(iz, iz)
+    series = mul(iz, add(1.0, mul(iz, add(0.5, mul(iz, add(1 / 6, mul(iz2, add(
+        -1 / 30, mul(iz2, add(1 / 42, mul(iz2, -1 / 30)))))))))))
+    direct = add(total, series)
+    s = sin(mul(x, np.pi))
+    return select(reflect, sub(div(np.pi ** 2, mul(s, s)), direct), direct)
+
+
+for _p in (floor_p, ceil_p, round_p, trunc_p, sign_p, floor_divide_p, nextafter_p):
+    defjvp_zero(_p)
+defjvp(abs_p, lambda g, x: _abs_jvp(g, x))
+defjvp_ans(exp_p, lambda g, ans, x: mul(g, ans))
+defjvp_ans(exp2_p, lambda g, ans, x: mul(g, mul(ans, _LN2)))
+defjvp_ans(expm1_p, lambda g, ans, x: mul(g, add(ans, 1)))
+defjvp(log_p, lambda g, x: div(g, x))
+defjvp(log2_p, lambda g, x: div(g, mul(x, _LN2)))
+defjvp(log10_p, lambda g, x: div(g, mul(x, _LN10)))
+defjvp(log1p_p, lambda g, x: div(g, add(x, 1)))
+defjvp_ans(sqrt_p, lambda g, ans, x: div(g, mul(ans, 2)))
+defjvp_ans(rsqrt_p, lambda g, ans, x: mul(g, div(mul(ans, -0.5), x)))
+defjvp_ans(cbrt_p, lambda g, ans, x: div(g, mul(mul(ans, ans), 3)))
+defjvp(sin_p, lambda g, x: mul(g, cos(x)))
+defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
+defjvp_ans(tan_p, lambda g, ans, x: mul(g, add(1, mul(ans, ans))))
+defjvp(asin_p, lambda g, x: div(g, sqrt(sub(1, mul(x, x)))))
+defjvp(acos_p, lambda g, x: neg(div(g, sqrt(sub(1, mul(x, x))))))
+defjvp(atan_p, lambda g, x: div(g, add(1, mul(x, x))))
+defjvp(sinh_p, lambda g, x: mul(g, cosh_p.bind(x)))
+defjvp(cosh_p, lambda g, x: mul(g, sinh_p.bind(x)))
+defjvp_ans(tanh_p, lambda g, ans, x: mul(g, sub(1, mul(ans, ans))))
+defjvp(asinh_p, lambda g, x: div(g, sqrt(add(mul(x, x), 1))))
+defjvp(acosh_p, lambda g, x: div(g, mul(sqrt(sub(x, 1)), sqrt(add(x, 1)))))
+defjvp(atanh_p, lambda g, x: div(g, sub(1, mul(x, x))))
+defjvp_ans(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(1, ans))))
+defjvp(erf_p, lambda g, x: mul(g, mul(2 / _SQRT_PI, exp(neg(mul(x, x))))))
+defjvp(erfc_p, lambda g, x: mul(g, mul(-2 / _SQRT_PI, exp(neg(mul(x, x))))))
+defjvp_ans(erf_inv_p, lambda g, ans, x: mul(g, mul(_SQRT_PI / 2, exp(mul(ans, ans)))))
+defjvp(lgamma_p, lambda g, x: mul(g, digamma_p.bind(x)))
+defjvp(digamma_p, lambda g, x: mul(g, _trigamma(x)))
+defjvp(pow_p, lambda g, x, y: _pow_dx(g, x, y), lambda g, x, y: _pow_dy(g, x, y))
+defjvp(integer_pow_p, lambda g, x, *, y: mul(g, mul(y, integer_pow_p.bind(x, y=y - 1)))
+       if y != 0 else mul(g, 0))
+defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
+       lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))))
+defjvp(rem_p, lambda g, x, y: g,
+       lambda g, x, y: mul(g, neg(trunc_p.bind(div(x, y)))))
+# Ties of max/min split the derivative evenly between the arguments, as JAX does.
+defjvp(max_p, lambda g, x, y: mul(g, _tie_weight(gt_p, x, y)),
+       lambda g, x, y: mul(g, _tie_weight(gt_p, y, x)))
+defjvp(min_p, lambda g, x, y: mul(g, _tie_weight(lt_p, x, y)),
+       lambda g, x, y: mul(g, _tie_weight(lt_p, y, x)))
+defjvp(clamp_p, lambda g, lo, x, hi: select(gt_p.bind(lo, x), g, mul(g, 0)),
+       lambda g, lo, x, hi: select(and_p.bind(ge_p.bind(x, lo), le_p.bind(x, hi)), g,
+                                   mul(g, 0)),
+       lambda g, lo, x, hi: select(lt_p.bind(hi, x), g, mul(g, 0)))
+deflinear(neg_p, lambda ct, x: [neg(ct)])
+deflinear(conj_p, lambda ct, x: [conj_p.bind(ct)])
+deflinear(real_p, lambda ct, x: [complex_p.bind(ct, mul(ct, 0))])
+deflinear(imag_p, lambda ct, x: [complex_p.bind(mul(ct, 0), neg(ct))])
+defjvp(complex_p, lambda g, x, y: g, lambda g, x, y: mul(g, 1j))
+complex_p.transpose = lambda ct, x, y: [
+    unbroadcast(real_p.bind(ct), x.aval) if is_undefined(x) else None,
+    unbroadcast(neg(imag_p.bind(ct)), y.aval) if is_undefined(y) else None]
+defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+add_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
+                                    unbroadcast(ct, y.aval) if is_undefined(y) else None]
+defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+sub_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
+                                    unbroadcast(neg(ct), y.aval) if is_undefined(y) else None]
+
+
+def _abs_jvp(g, x):
+    if np.dtype(get_aval(x).dtype).kind == "c":
+        ax = abs_p.bind(x)
+        safe = select(eq_p.bind(ax, 0), add(ax, 1), ax)
+        return div(real_p.bind(mul(conj_p.bind(x), g)), safe)
+    return mul(g, sign_p.bind(x))
+
+
+def _tie_weight(strict, x, y):
+    """1 where x wins strictly, 1/2 on a tie, 0 where it loses (in x's float dtype)."""
+    win = select(strict.bind(x, y), 1.0, 0.0)
+    return add(win, select(eq_p.bind(x, y), 0.5, 0.0))
+
+
+def _pow_dx(g, x, y):
+    # y * x**(y-1), defined as 0 where y == 0 (so that x**0 has zero derivative at x=0).
+    d = mul(y, pow_p.bind(x, sub(y, 1)))
+    return mul(g, select(eq_p.bind(y, 0), mul(d, 0), d))
+
+
+def _pow_dy(g, x, y):
+    # log(x) * x**y, defined as 0 where x == 0 (the limit for y > 0).
+    ans = pow_p.bind(x, y)
+    safe_x = select(eq_p.bind(x, 0), add(x, 1), x)
+    d = mul(log(safe_x), ans)
+    return mul(g, select(eq_p.bind(x, 0), mul(d, 0), d))
+
+
+def _mul_transpose(ct, x, y):
+    # Transposes use the bilinear pairing real(sum(u * v)): no conjugation (as JAX).
+    if is_undefined(x):
+        return [unbroadcast(mul(ct, y), x.aval), None]
+    return [None, unbroadcast(mul(x, ct), y.aval)]
+
+
+def _div_transpose(ct, x, y):
+    return [unbroadcast(div(ct, y), x.aval), None]
+
+
+def _bilinear_mul_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = mul(x, y)
+    oaval = get_aval(out)
+    total = Zero(tangent_aval(oaval))
+    if type(tx) is not Zero:
+        total = add_tangents(total, fit(mul(tx, y), oaval))
+    if type(ty) is not Zero:
+        total = add_tangents(total, fit(mul(x, ty), oaval))
+    return out, total
+
+
+mul_p.jvp = _bilinear_mul_jvp
+mul_p.transpose = _mul_transpose
+defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: neg(mul(g, div(div(x, y), y))))
+div_p.transpose = _div_transpose
+
+
+def _select_n_transpose(ct, which, *cases):
+    zero = mul(ct, 0)
+    out = [None]
+    for i, c in enumerate(cases):
+        if not is_undefined(c):
+            out.append(None)
+            continue
+        if len(cases) == 2:
+            picked = select(which, ct, zero) if i == 1 else select(which, zero, ct)
+        else:
+            picked = select(eq_p.bind(which, i), ct, zero)
+        out.append(unbroadcast(picked, c.aval))
+    return out
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    oaval = get_aval(out)
+    if all(type(t) is Zero for t in tangents[1:]):
+        return out, Zero(tangent_aval(oaval))
+    ts = [fit(instantiate(t), oaval) for t in tangents[1:]]
+    return out, select_n_p.bind(which, *ts)
+
+
+select_n_p.jvp = _select_n_jvp
+select_n_p.transpose = _select_n_transpose

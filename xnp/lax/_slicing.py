@@ -39,7 +39,7 @@ slice_p = primitive("slice", impl=_slice_impl, abstract_eval=_slice_eval)
 
 # --- dynamic slice and update --------------------------------------------------------------
 def _clamped_starts(shape, starts, sizes):
-    return [int(np.clip(int(s), 0, n - k)) for n, s, k in zip(shape, starts, sizes)]
+    return [min(max(int(s), 0), n - k) for n, s, k in zip(shape, starts, sizes)]
 
 
 def _dynamic_slice_eval(x, *starts, slice_sizes):

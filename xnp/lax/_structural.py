@@ -202,3 +202,15 @@ pad_p = primitive("pad", impl=_pad_impl, abstract_eval=_pad_eval)
 copy_p = primitive("copy", impl=lambda x: np.array(x, copy=True), abstract_eval=_same)
 
 __all__ = [name for name in dir() if name.endswith("_p")]
+
+
+def _stop_gradient_jvp(primals, tangents):
+    from transforms.ad import Zero, tangent_aval
+    from transforms.core import get_aval
+    (x,) = primals
+    return x, Zero(tangent_aval(get_aval(x)))
+
+
+stop_gradient_p = primitive("stop_gradient", impl=lambda x: x, abstract_eval=_same,
+                            jvp=_stop_gradient_jvp)
+__all__.append("stop_gradient_p")

@@ -1,0 +1,166 @@
+"""The xnp.ndarray handle: attributes, conversions, printing, protocols, operators."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import xnp
+
+
+@pytest.fixture
+def pair():
+    a = np.arange(6.0).reshape(2, 3) - 2.5
+    return a, xnp.asarray(a)
+
+
+def test_attributes_match_numpy(pair):
+    a, x = pair
+    assert (x.shape, x.dtype, x.ndim, x.size, x.itemsize, x.nbytes) == \
+        (a.shape, a.dtype, a.ndim, a.size, a.itemsize, a.nbytes)
+    assert x.device == "cpu" and x.to_device("cpu") is x
+    np.testing.assert_array_equal(x.T, a.T)
+    np.testing.assert_array_equal(x.mT, np.swapaxes(a, -1, -2))
+
+
+def test_repr_and_str_are_numpys(pair):
+    a, x = pair
+    assert repr(x) == repr(a) and str(x) == str(a)
+    assert repr(xnp.asarray(np.float32(1.5))) == repr(np.asarray(np.float32(1.5)))
+    assert f"{xnp.asarray(2.5):.2f}" == "2.50"
+
+
+def test_scalar_conversions():
+    x = xnp.asarray(3.0)
+    assert float(x) == 3.0 and int(x) == 3 and complex(x) == 3 + 0j and bool(x)
+    assert [10, 20, 30, 40][xnp.asarray(2)] == 30
+    with pytest.raises(TypeError):
+        [1, 2][xnp.asarray(1.0)]
+    with pytest.raises(ValueError):
+        bool(xnp.asarray(np.ones(2)))
+    assert xnp.asarray(np.arange(3)).tolist() == [0, 1, 2]
+    assert xnp.asarray(np.float32(2)).item() == 2.0
+
+
+def test_len_and_iteration(pair):
+    a, x = pair
+    assert len(x) == 2
+    rows = list(x)
+    assert len(rows) == 2 and all(isinstance(r, xnp.ndarray) for r in rows)
+    np.testing.assert_array_equal(rows[1], a[1])
+    with pytest.raises(TypeError, match="unsized"):
+        len(xnp.asarray(1.0))
+    with pytest.raises(TypeError, match="0-d"):
+        iter(xnp.asarray(1.0))
+
+
+def test_numpy_interop(pair):
+    a, x = pair
+    assert np.asarray(x) is x._value
+    assert np.array(x, copy=True) is not x._value
+    np.testing.assert_array_equal(np.from_dlpack(x), a)
+    assert x.__dlpack_device__() == (1, 0)
+    assert x.__array_namespace__() is xnp
+    y = np.sin(x)                       # __array_ufunc__
+    assert isinstance(y, xnp.ndarray)
+    np.testing.assert_array_equal(y, np.sin(a))
+    out = xnp.zeros_like(x)
+    np.add(x, 1.0, out=out)
+    np.testing.assert_array_equal(out, a + 1)
+
+
+def test_array_function_dispatch(pair):
+    a, x = pair
+    s = np.sum(x, axis=0)               # __array_function__
+    assert isinstance(s, xnp.ndarray)
+    np.testing.assert_array_equal(s, np.sum(a, axis=0))
+    np.testing.assert_array_equal(np.concatenate([x, x]), np.concatenate([a, a]))
+
+
+def test_pickle_copy_deepcopy(pair):
+    a, x = pair
+    for y in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x)):
+        assert isinstance(y, xnp.ndarray)
+        np.testing.assert_array_equal(y, a)
+
+
+def test_ndarray_constructor():
+    z = xnp.ndarray((2, 2), dtype=np.int32)
+    assert z.shape == (2, 2) and z.dtype == np.int32
+    assert z.tolist() == [[0, 0], [0, 0]]
+
+
+BINOPS = ["__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__",
+          "__pow__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"]
+
+
+@pytest.mark.parametrize("op", BINOPS)
+def test_operators_and_reflected(pair, op):
+    a, x = pair
+    b = np.array([1.5, -2.0, 3.0])
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(getattr(x, op)(b), getattr(a, op)(b))
+        np.testing.assert_array_equal(getattr(x, op)(2), getattr(a, op)(2))
+        rop = op.replace("__", "__r", 1) if op not in (
+            "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__") else None
+        if rop:
+            np.testing.assert_array_equal(getattr(x, rop)(3.0), getattr(a, rop)(3.0))
+
+
+def test_bitwise_and_unary_operators():
+    a = np.array([3, -4, 5])
+    x = xnp.asarray(a)
+    for op in ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__"):
+        np.testing.assert_array_equal(getattr(x, op)(1), getattr(a, op)(1))
+    np.testing.assert_array_equal(-x, -a)
+    np.testing.assert_array_equal(+x, +a)
+    np.testing.assert_array_equal(abs(x), abs(a))
+    np.testing.assert_array_equal(~x, ~a)
+    q, r = divmod(x, 2)
+    np.testing.assert_array_equal(q, a // 2)
+    np.testing.assert_array_equal(r, a % 2)
+
+
+def test_matmul_operator():
+    a = np.arange(6.0).reshape(2, 3)
+    x = xnp.asarray(a)
+    np.testing.assert_array_equal(x @ a.T, a @ a.T)
+    np.testing.assert_array_equal(a.T @ x, a.T @ a)
+
+
+def test_inplace_operators_rebind_and_cast():
+    x = xnp.asarray(np.arange(3))
+    handle = x
+    x += 2
+    assert x is handle and x.tolist() == [2, 3, 4] and x.dtype == np.int64
+    with pytest.raises(TypeError, match="same_kind"):
+        x += 1.5
+    y = xnp.asarray(np.ones((2, 3)))
+    y *= np.arange(3.0)
+    np.testing.assert_array_equal(y, np.ones((2, 3)) * np.arange(3.0))
+    with pytest.raises(ValueError, match="broadcast"):
+        z = xnp.asarray(np.ones(3))
+        z += np.ones((2, 3))
+
+
+def test_methods_delegate_to_functions(pair):
+    a, x = pair
+    np.testing.assert_array_equal(x.sum(axis=1), a.sum(axis=1))
+    np.testing.assert_allclose(x.std(ddof=1), a.std(ddof=1))
+    np.testing.assert_array_equal(x.reshape(3, 2), a.reshape(3, 2))
+    np.testing.assert_array_equal(x.reshape((6,)), a.reshape((6,)))
+    np.testing.assert_array_equal(x.transpose(1, 0), a.transpose(1, 0))
+    np.testing.assert_array_equal(x.flatten(), a.flatten())
+    np.testing.assert_array_equal(x.astype(np.int32), a.astype(np.int32))
+    np.testing.assert_array_equal(x.clip(-1, 1), a.clip(-1, 1))
+    np.testing.assert_array_equal(x.cumsum(), a.cumsum())
+    assert x.argmax() == a.argmax() and x.max() == a.max()
+    y = xnp.array(x)
+    y.fill(7.0)
+    assert y.tolist() == np.full((2, 3), 7.0).tolist()
+    z = xnp.asarray(np.array([3, 1, 2]))
+    z.sort()
+    assert z.tolist() == [1, 2, 3]

@@ -1,0 +1,283 @@
+"""Forward and reverse mode: jvp, linearize, vjp and the transposition of linear jaxprs.
+
+* ``jvp`` runs a function on :class:`JVPTracer` values (primal, tangent); each primitive's
+  ``jvp`` rule computes both. A tangent may be a symbolic :class:`Zero`.
+* ``linearize`` runs the JVP with tangents that are tracers of a :class:`LinearTape`: a
+  staging trace that records only equations touching its own tracers and forwards
+  everything else (all primal work) to the trace below. The recorded jaxpr is the linear
+  map from input to output tangents; its constants are the residuals. Eagerly this costs
+  about what a tape costs, yet the result is an ordinary jaxpr that later transformations
+  (jit, control flow) can process like any other.
+* ``vjp`` = linearize + :func:`backward_pass`, which runs each linear primitive's
+  ``transpose`` rule from the outputs back to the inputs.
+
+Rules live with their primitives (xnp/lax); helpers to write them are in ``ad_rules``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from transforms import core
+from transforms.core import ShapedArray, Trace, Tracer, get_aval
+from transforms.jaxpr import Literal, StagingTrace, StagingTracer
+
+__all__ = ["Zero", "JVPTrace", "JVPTracer", "jvp_flat", "linearize_flat",
+           "backward_pass", "UndefinedPrimal", "instantiate", "zeros_like_aval",
+           "add_tangents", "tangent_aval"]
+
+
+class Zero:
+    """A symbolic zero tangent or cotangent of the given abstract value."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self):
+        return f"Zero({self.aval.str_short()})"
+
+
+float0 = np.dtype([("float0", np.void, 0)])
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+    """Tangents of inexact values share their type; integers and bools have none."""
+    if aval.dtype.kind in "fc" or aval.dtype.name == "bfloat16":
+        return ShapedArray(aval.shape, aval.dtype)
+    return ShapedArray(aval.shape, float0)
+
+
+def is_differentiable(aval: ShapedArray) -> bool:
+    return aval.dtype.kind in "fc" or aval.dtype.name == "bfloat16"
+
+
+# Filled by xnp.lax: how to make concrete zeros and add two tangents with primitives.
+_ops: dict[str, Callable] = {}
+
+
+def register_tangent_ops(*, zeros: Callable, add: Callable) -> None:
+    _ops["zeros"], _ops["add"] = zeros, add
+
+
+def zeros_like_aval(aval: ShapedArray):
+    return _ops["zeros"](aval)
+
+
+def instantiate(t):
+    return zeros_like_aval(t.aval) if type(t) is Zero else t
+
+
+def add_tangents(a, b):
+    if type(a) is Zero:
+        return b
+    if type(b) is Zero:
+        return a
+    return _ops["add"](a, b)
+
+
+# ---------------------------------------------------------------------------------------
+# JVP
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent):
+        self._trace, self.primal, self.tangent = trace, primal, tangent
+
+    @property
+    def aval(self):
+        return get_aval(self.primal)
+
+    def to_concrete(self):
+        p = self.primal
+        if isinstance(p, Tracer):
+            return p.to_concrete()
+        return p
+
+
+class JVPTrace(Trace):
+    __slots__ = ()
+
+    def lift(self, x):
+        if type(x) is JVPTracer and x._trace is self:
+            return x.primal, x.tangent
+        if isinstance(x, Tracer):
+            core.check_alive(x)
+        return x, Zero(tangent_aval(get_aval(x)))
+
+    def process_primitive(self, prim, args, params):
+        primals, tangents = [], []
+        for x in args:
+            p, t = self.lift(x)
+            primals.append(p)
+            tangents.append(t)
+        state = core._state
+        state.trace = self.parent          # rules bind one level down
+        try:
+            if all(type(t) is Zero for t in tangents):
+                return prim.bind(*primals, **params)
+            if prim.jvp is None:
+                return _no_rule(prim, primals, params)
+            out, tangent_out = prim.jvp(primals, tangents, **params)
+        finally:
+            state.trace = self
+        if prim.multiple_results:
+            return [self._pack(o, t) for o, t in zip(out, tangent_out)]
+        return self._pack(out, tangent_out)
+
+    def _pack(self, primal, tangent):
+        if type(tangent) is Zero and not is_differentiable(get_aval(primal)):
+            return primal      # no derivative can flow through integer results
+        return JVPTracer(self, primal, tangent)
+
+    def process_custom(self, kind, args, params):
+        from transforms import custom_derivatives
+        return custom_derivatives.jvp_of_custom(self, kind, args, params)
+
+
+def _no_rule(prim, primals, params):
+    """Primitives with integer or boolean results (comparisons, argmax, ...) need no rule:
+    nothing can flow through them. Others without a rule are an error."""
+    out = prim.bind(*primals, **params)
+    outs = out if prim.multiple_results else [out]
+    if any(is_differentiable(get_aval(o)) for o in outs):
+        raise TypeError(f"Differentiation rule for '{prim.name}' not implemented")
+    return out
+
+
+def jvp_flat(fun: Callable, primals: Sequence, tangents: Sequence):
+    """Run ``fun`` (flat values in, flat values out) forward with tangents."""
+    with core.new_trace(JVPTrace()) as trace:
+        ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+        outs = fun(*[core.wrap(x) for x in ins])
+        pairs = [trace.lift(core.unwrap(o)) for o in outs]
+    return [p for p, _ in pairs], [t for _, t in pairs]
+
+
+# ---------------------------------------------------------------------------------------
+# Linearize: JVP whose tangent work is recorded on a tape
+
+
+class LinearTape(StagingTrace):
+    """Stages equations that involve its own tracers; forwards all others to the parent."""
+
+    __slots__ = ()
+
+    def process_primitive(self, prim, args, params):
+        for x in args:
+            if type(x) is StagingTracer and x._trace is self:
+                return super().process_primitive(prim, args, params)
+        state = core._state
+        state.trace = self.parent
+        try:
+            return prim.bind(*args, **params)
+        finally:
+            state.trace = self
+
+    def process_custom(self, kind, args, params):
+        for x in args:
+            if type(x) is StagingTracer and x._trace is self:
+                raise TypeError("custom derivative rules must be linear in the tangents")
+        with core.set_current_trace(self.parent):
+            from transforms import custom_derivatives
+            return custom_derivatives.bind_custom(kind, args, params)
+
+
+def linearize_flat(fun: Callable, primals: Sequence):
+    """Returns (primal outputs, linear ClosedJaxpr from input to output tangents,
+    output tangent avals) for ``fun`` on flat values."""
+    with core.new_trace(LinearTape()) as tape:
+        tangents_in = []
+        for p in primals:
+            aval = get_aval(p)
+            tangents_in.append(tape.new_arg(tangent_aval(aval)) if is_differentiable(aval)
+                               else Zero(tangent_aval(aval)))
+        primals_out, tangents_out = jvp_flat(fun, primals, tangents_in)
+        in_tracers = [t for t in tangents_in if type(t) is not Zero]
+        outs = [t if type(t) is not Zero else _zero_out(tape, t) for t in tangents_out]
+        linear = tape.build(in_tracers, outs)
+    return primals_out, linear, [get_aval(p) for p in primals]
+
+
+def _zero_out(tape, zero):
+    """A Zero output tangent is recorded as a literal-free zeros equation on the tape."""
+    with core.set_current_trace(tape.parent):
+        return zeros_like_aval(zero.aval)
+
+
+# ---------------------------------------------------------------------------------------
+# Transposition
+
+
+class UndefinedPrimal:
+    """Stands for a linear input of a transpose rule (only its aval is known)."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval):
+        self.aval = aval
+
+    def __repr__(self):
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined(x) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+def backward_pass(jaxpr, consts: Sequence, cts_out: Sequence) -> list:
+    """Cotangents of the inputs of a linear jaxpr given those of its outputs.
+
+    Equations that do not depend on the linear inputs (residual computations) are
+    evaluated forward first; the rest are transposed in reverse order.
+    """
+    env: dict = {}
+    linear = set(jaxpr.invars)
+    for v, c in zip(jaxpr.constvars, consts):
+        env[v] = c
+    linear_eqns = []
+    for eqn in jaxpr.eqns:
+        if any(not isinstance(v, Literal) and v in linear for v in eqn.invars):
+            linear.update(eqn.outvars)
+            linear_eqns.append(eqn)
+        else:
+            outs = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
+            for v, o in zip(eqn.outvars, outs if eqn.prim.multiple_results else [outs]):
+                env[v] = o
+    ct_env: dict = {}
+    for v, ct in zip(jaxpr.outvars, cts_out):
+        _accumulate(ct_env, v, ct)
+    for eqn in reversed(linear_eqns):
+        cts = [ct_env.pop(v, None) for v in eqn.outvars]
+        if all(ct is None or type(ct) is Zero for ct in cts):
+            continue
+        if not eqn.prim.multiple_results:
+            cts = cts[0] if cts[0] is not None else Zero(eqn.outvars[0].aval)
+        else:
+            cts = [Zero(v.aval) if c is None else c for v, c in zip(eqn.outvars, cts)]
+        args = [UndefinedPrimal(v.aval) if not isinstance(v, Literal) and v in linear
+                else _read(env, v) for v in eqn.invars]
+        if eqn.prim.transpose is None:
+            raise TypeError(f"Transpose rule (for reverse-mode differentiation) for "
+                            f"'{eqn.prim.name}' not implemented")
+        cts_in = eqn.prim.transpose(cts, *args, **eqn.params)
+        for v, a, ct in zip(eqn.invars, args, cts_in):
+            if is_undefined(a) and ct is not None:
+                _accumulate(ct_env, v, ct)
+    return [ct_env.get(v, Zero(v.aval)) for v in jaxpr.invars]
+
+
+def _read(env, v):
+    return v.val if isinstance(v, Literal) else env[v]
+
+
+def _accumulate(ct_env, var, ct):
+    if isinstance(var, Literal) or type(ct) is Zero:
+        return
+    ct_env[var] = add_tangents(ct_env[var], ct) if var in ct_env else ct
+

@@ -1,0 +1,350 @@
+"""Public differentiation API over pytrees: jvp, linearize, vjp, grad, value_and_grad,
+jacfwd, jacrev, hessian. The machinery is in ``transforms.ad``."""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Callable, Sequence
+
+import numpy as np
+
+from transforms import ad, core
+from transforms.ad import Zero
+from transforms.core import get_aval
+from transforms.jaxpr import eval_jaxpr
+from transforms.tree import tree_flatten, tree_map, tree_structure, tree_unflatten
+
+__all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",
+           "hessian"]
+
+
+def _flat_fun(fun, in_tree, out_store):
+    def flat(*handles):
+        args = tree_unflatten(in_tree, handles)
+        out = fun(*args)
+        leaves, tree = tree_flatten(out)
+        out_store.append(tree)
+        return leaves
+    return flat
+
+
+def _check_value(x, fname):
+    v = core.unwrap(x)
+    try:
+        get_aval(v)
+    except TypeError:
+        raise TypeError(f"{fname}: argument {x!r} of type {type(x).__name__} is not a valid "
+                        "array value (use arrays, Python numbers, or pytrees of them)") from None
+    return v
+
+
+def jvp(fun: Callable, primals: Sequence, tangents: Sequence):
+    """Forward-mode: ``(fun(*primals), J(primals) @ tangents)`` for pytrees of arrays.
+
+    ``tangents`` must match ``primals`` in structure, shapes and (inexact) dtypes.
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp: primal and tangent arguments must be tuples or lists, got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}")
+    p_leaves, in_tree = tree_flatten(tuple(primals))
+    t_leaves, t_tree = tree_flatten(tuple(tangents))
+    if in_tree != t_tree:
+        raise ValueError(f"jvp: primal and tangent structures differ: {in_tree} and {t_tree}")
+    ps = [_check_value(p, "jvp") for p in p_leaves]
+    ts = []
+    for p, t in zip(ps, t_leaves):
+        pa, ta = get_aval(p), get_aval(_check_value(t, "jvp"))
+        if pa.shape != ta.shape:
+            raise ValueError(f"jvp: primal shape {pa.shape} and tangent shape {ta.shape} "
+                             "differ")
+        if not ad.is_differentiable(pa):
+            ts.append(Zero(ad.tangent_aval(pa)))
+            continue
+        ts.append(core.unwrap(t))
+    store: list = []
+    outs, touts = ad.jvp_flat(_flat_fun(fun, in_tree, store), ps, ts)
+    touts = [ad.instantiate(t) for t in touts]
+    return (tree_unflatten(store[0], [core.wrap(o) for o in outs]),
+            tree_unflatten(store[0], [core.wrap(t) for t in touts]))
+
+
+def linearize(fun: Callable, *primals):
+    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the JVP at
+    ``primals`` without recomputing the primal work."""
+    p_leaves, in_tree = tree_flatten(primals)
+    ps = [_check_value(p, "linearize") for p in p_leaves]
+    store: list = []
+    outs, linear, in_avals = ad.linearize_flat(_flat_fun(fun, in_tree, store), ps)
+    out_tree = store[0]
+    diff_mask = [ad.is_differentiable(a) for a in in_avals]
+
+    def f_jvp(*tangents):
+        t_leaves, t_tree = tree_flatten(tangents)
+        if t_tree != in_tree:
+            raise ValueError(f"linearize: tangent structure {t_tree} differs from the "
+                             f"primal structure {in_tree}")
+        ts = [core.unwrap(t) for t, d in zip(t_leaves, diff_mask) if d]
+        return tree_unflatten(out_tree, [core.wrap(v) for v in eval_jaxpr(linear, *ts)])
+
+    return tree_unflatten(out_tree, [core.wrap(o) for o in outs]), f_jvp
+
+
+def vjp(fun: Callable, *primals, has_aux: bool = False):
+    """``(fun(*primals), vjp_fn)`` (plus ``aux`` if ``has_aux``): ``vjp_fn(cotangent)``
+    returns one cotangent per primal argument."""
+    p_leaves, in_tree = tree_flatten(primals)
+    ps = [_check_value(p, "vjp") for p in p_leaves]
+    store: list = []
+    aux_store: list = []
+    target = _split_aux(fun, aux_store) if has_aux else fun
+    outs, linear, in_avals = ad.linearize_flat(_flat_fun(target, in_tree, store), ps)
+    out_tree = store[0]
+    out_avals = [get_aval(o) for o in outs]
+
+    def vjp_fn(cotangent):
+        ct_leaves, ct_tree = tree_flatten(cotangent)
+        if ct_tree != out_tree:
+            raise ValueError(f"vjp: cotangent structure {ct_tree} differs from the output "
+                             f"structure {out_tree}")
+        cts = []
+        for ct, aval in zip(ct_leaves, out_avals):
+            v = core.unwrap(ct)
+            if get_aval(v).shape != aval.shape:
+                raise ValueError(f"vjp: cotangent shape {get_aval(v).shape} differs from "
+                                 f"the output shape {aval.shape}")
+            cts.append(v)
+        diff_cts = ad.backward_pass(linear.jaxpr, linear.consts, cts)
+        it = iter(diff_cts)
+        result = []
+        for aval in in_avals:
+            if ad.is_differentiable(aval):
+                result.append(core.wrap(ad.instantiate(next(it))))
+            else:
+                result.append(core.wrap(np.zeros(aval.shape, ad.float0)))
+        return tree_unflatten(in_tree, result)
+
+    primal_out = tree_unflatten(out_tree, [core.wrap(o) for o in outs])
+    if has_aux:
+        return primal_out, vjp_fn, aux_store[0]
+    return primal_out, vjp_fn
+
+
+def _split_aux(fun, aux_store):
+    def main(*args):
+        out = fun(*args)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TypeError("has_aux=True requires the function to return a pair "
+                            "(output, auxiliary data)")
+        aux_store.append(tree_map(_stop_tracing, out[1]))
+        return out[0]
+    return main
+
+
+def _stop_tracing(x):
+    v = core.unwrap(x)
+    while isinstance(v, ad.JVPTracer):
+        v = v.primal
+    return core.wrap(v) if not isinstance(x, (int, float, complex, bool)) else x
+
+
+def _argnums_tuple(argnums, nargs, fname):
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else argnums
+    try:
+        nums = tuple(operator.index(a) for a in nums)
+    except TypeError:
+        raise TypeError(f"{fname}: argnums must be an int or a tuple of ints, got "
+                        f"{argnums!r}") from None
+    for a in nums:
+        if not -nargs <= a < nargs:
+            raise ValueError(f"{fname}: argnums {argnums} out of range for a function "
+                             f"called with {nargs} positional arguments")
+    return single, tuple(a % nargs for a in nums)
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   holomorphic: bool = False):
+    """A function returning ``(fun(*args), gradient)``; see :func:`grad`."""
+    @functools.wraps(fun)
+    def wrapper(*args, **kwargs):
+        single, nums = _argnums_tuple(argnums, len(args), "grad")
+        diff_args = tuple(args[i] for i in nums)
+        for i, a in zip(nums, diff_args):
+            _check_grad_input(a, i, holomorphic)
+
+        def partial_fun(*dargs):
+            full = list(args)
+            for i, a in zip(nums, dargs):
+                full[i] = a
+            return fun(*full, **kwargs)
+
+        res = vjp(partial_fun, *diff_args, has_aux=has_aux)
+        out, vjp_fn = res[0], res[1]
+        _check_scalar_output(out, holomorphic)
+        one = np.ones((), get_aval(core.unwrap(out)).dtype)
+        grads = vjp_fn(core.wrap(one))
+        if holomorphic:
+            grads = tree_map(_conj, grads)
+        g = grads[0] if single else grads
+        return ((out, res[2]), g) if has_aux else (out, g)
+    return wrapper
+
+
+def _conj(x):
+    from xnp import conj
+    return conj(x)
+
+
+def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         holomorphic: bool = False):
+    """The gradient of a scalar-valued ``fun`` with respect to argument(s) ``argnums``.
+
+    Arguments may be pytrees; the gradient has the same structure. For complex inputs the
+    result follows JAX: ``grad(f)(z)`` is the conjugate of df/dz-bar convention, i.e. the
+    cotangent of ``real(f)``; pass ``holomorphic=True`` for holomorphic functions.
+    """
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
+
+    @functools.wraps(fun)
+    def wrapper(*args, **kwargs):
+        (value, g) = vg(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+    return wrapper
+
+
+def _check_grad_input(arg, i, holomorphic):
+    for leaf in tree_flatten(arg)[0]:
+        aval = get_aval(core.unwrap(leaf))
+        if aval.dtype.kind in "biu":
+            raise TypeError(f"grad requires real- or complex-valued inputs (input dtype that "
+                            f"is a sub-dtype of np.inexact), but got {aval.dtype.name} for "
+                            f"argument {i}. If you want to use integer-valued inputs, use "
+                            "vjp or set allow_int via a float cast of the argument.")
+        if holomorphic and aval.dtype.kind != "c":
+            raise TypeError(f"grad with holomorphic=True requires complex inputs, got "
+                            f"{aval.dtype.name} for argument {i}")
+
+
+def _check_scalar_output(out, holomorphic):
+    leaves = tree_flatten(out)[0]
+    if len(leaves) != 1:
+        raise TypeError("grad requires a function with a single scalar output; got "
+                        f"{tree_structure(out)}. Use jacrev or vjp for other outputs.")
+    aval = get_aval(core.unwrap(leaves[0]))
+    if aval.shape != ():
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had "
+                        f"shape: {aval.shape}. Use jacrev, jacfwd or vjp instead.")
+    if aval.dtype.kind == "c" and not holomorphic:
+        raise TypeError("grad requires real-valued outputs (output dtype that is a "
+                        f"sub-dtype of np.floating), but got {aval.dtype.name}. For "
+                        "holomorphic differentiation, pass holomorphic=True.")
+    if aval.dtype.kind in "biu":
+        raise TypeError(f"grad requires real-valued outputs, but got {aval.dtype.name}")
+
+
+def _partial_with_aux(fun, args, kwargs, nums, has_aux, aux_store):
+    """``fun`` as a function of the differentiated arguments only, aux split off."""
+    def partial_fun(*dargs):
+        full = list(args)
+        for i, a in zip(nums, dargs):
+            full[i] = a
+        out = fun(*full, **kwargs)
+        if has_aux:
+            aux_store.append(tree_map(_stop_tracing, out[1]))
+            out = out[0]
+        return out
+    return partial_fun
+
+
+def _assemble(out_example, in_example, block, single):
+    """A Jacobian pytree: the output structure, each leaf holding the input structure,
+    each block of shape ``out_shape + in_shape``."""
+    out_leaves, out_tree = tree_flatten(out_example)
+    in_leaves, in_tree = tree_flatten(in_example)
+    per_out = []
+    for oi, _ in enumerate(out_leaves):
+        blocks = tree_unflatten(in_tree, [block(oi, ii) for ii in range(len(in_leaves))])
+        per_out.append(blocks[0] if single else blocks)
+    return tree_unflatten(out_tree, per_out)
+
+
+def _shape(x):
+    return get_aval(core.unwrap(x)).shape
+
+
+def _basis(leaves, k, j):
+    """Flat tangents that are zero except for element j of leaf k."""
+    out = [np.zeros(_shape(x), get_aval(core.unwrap(x)).dtype) for x in leaves]
+    out[k].reshape(-1)[j] = 1
+    return out
+
+
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False):
+    """The Jacobian by forward mode: one JVP per input element. The result has the
+    structure of ``fun``'s output, each leaf of shape ``out_shape + in_shape``."""
+    def jacfun(*args, **kwargs):
+        from xnp import reshape, stack
+        single, nums = _argnums_tuple(argnums, len(args), "jacfwd")
+        dargs = tuple(args[i] for i in nums)
+        aux: list = []
+        partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
+        in_leaves, in_tree = tree_flatten(dargs)
+        columns = {}
+        out = None
+        for k, leaf in enumerate(in_leaves):
+            for j in range(int(np.prod(_shape(leaf), dtype=np.int64))):
+                tangents = tree_unflatten(in_tree, _basis(in_leaves, k, j))
+                out, tan = jvp(partial, dargs, tangents)
+                columns[k, j] = tree_flatten(tan)[0]
+        if out is None:
+            out = partial(*dargs)
+
+        def block(oi, ii):
+            oshape, ishape = _shape(tree_flatten(out)[0][oi]), _shape(in_leaves[ii])
+            cols = [columns[ii, j][oi] for j in range(int(np.prod(ishape, dtype=np.int64)))]
+            if not cols:
+                from xnp import zeros
+                return zeros(oshape + ishape, get_aval(core.unwrap(in_leaves[ii])).dtype)
+            return reshape(stack(cols, axis=-1), oshape + ishape)
+        jac = _assemble(out, dargs, block, single)
+        return (jac, aux[-1]) if has_aux else jac
+    return jacfun
+
+
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False):
+    """The Jacobian by reverse mode: one VJP per output element."""
+    def jacfun(*args, **kwargs):
+        from xnp import reshape, stack
+        single, nums = _argnums_tuple(argnums, len(args), "jacrev")
+        dargs = tuple(args[i] for i in nums)
+        aux: list = []
+        partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
+        out, vjp_fn = vjp(partial, *dargs)
+        out_leaves, out_tree = tree_flatten(out)
+        in_leaves = tree_flatten(dargs)[0]
+        rows = {}
+        for k, leaf in enumerate(out_leaves):
+            for j in range(int(np.prod(_shape(leaf), dtype=np.int64))):
+                cts = tree_unflatten(out_tree, [core.wrap(c) for c in
+                                                _basis(out_leaves, k, j)])
+                rows[k, j] = tree_flatten(vjp_fn(cts))[0]
+
+        def block(oi, ii):
+            oshape, ishape = _shape(out_leaves[oi]), _shape(in_leaves[ii])
+            rs = [rows[oi, j][ii] for j in range(int(np.prod(oshape, dtype=np.int64)))]
+            if not rs:
+                from xnp import zeros
+                return zeros(oshape + ishape, get_aval(core.unwrap(in_leaves[ii])).dtype)
+            return reshape(stack(rs), oshape + ishape)
+        jac = _assemble(out, dargs, block, single)
+        return (jac, aux[-1]) if has_aux else jac
+    return jacfun
+
+
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False):
+    """The Hessian, as forward-over-reverse: ``jacfwd(jacrev(fun))``."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)

@@ -1,0 +1,224 @@
+"""``custom_jvp`` and ``custom_vjp``: functions whose derivative rule is given by the user.
+
+A call hands its flat arguments to the current trace's ``process_custom``. The eval trace
+just runs the function (so Python control flow inside works); the JVP trace runs the rule;
+any other trace runs the function under itself. The rule therefore applies whichever
+transformations sit above or below the differentiation.
+
+For ``custom_vjp`` the JVP trace runs ``fwd`` on the primals and emits one equation of
+:data:`custom_lin_p`, linear in the input tangents, whose transpose calls ``bwd``. Reverse
+mode (linearize + transpose) thus reaches ``bwd``; forward mode raises a clear error.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Callable, Sequence
+
+from transforms import ad, core
+from transforms.ad import Zero
+from transforms.core import Primitive, get_aval
+from transforms.tree import tree_flatten, tree_map, tree_unflatten
+
+__all__ = ["custom_jvp", "custom_vjp", "custom_lin_p"]
+
+
+def bind_custom(kind: str, args: Sequence, params: dict):
+    trace = core.current_trace()
+    if trace is core._EVAL_TRACE:
+        return params["call"](*args)
+    if hasattr(trace, "process_custom"):
+        return trace.process_custom(kind, args, params)
+    return params["call"](*args)     # traces without a rule see the plain function
+
+
+class _CustomBase:
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        try:
+            self._signature = inspect.signature(fun)
+        except (TypeError, ValueError):
+            self._signature = None
+
+    def _positional(self, args, kwargs):
+        if not kwargs:
+            return args
+        if self._signature is None:
+            raise TypeError(f"{self.__name__}: keyword arguments need an inspectable "
+                            "signature")
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.args
+
+    def _split(self, args):
+        """(static nondiff args by position, flat differentiable leaves, their tree)."""
+        static = {i: args[i] for i in self.nondiff_argnums}
+        dyn = tuple(a for i, a in enumerate(args) if i not in static)
+        leaves, tree = tree_flatten(dyn)
+        return static, [core.unwrap(x) for x in leaves], tree
+
+    def _merge(self, static, dyn):
+        it = iter(dyn)
+        n = len(static) + len(dyn)
+        return [static[i] if i in static else next(it) for i in range(n)]
+
+
+class custom_jvp(_CustomBase):
+    """Decorate a function to give it a custom JVP rule.
+
+    ``f.defjvp(rule)`` with ``rule(primals, tangents) -> (primal_out, tangent_out)``
+    (nondiff arguments come first: ``rule(*nondiff, primals, tangents)``), or
+    ``f.defjvps(*per_argument_rules)`` with ``rule_i(g_i, ans, *args)``.
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        super().__init__(fun, nondiff_argnums)
+        self.jvp = None
+
+    def defjvp(self, jvp: Callable) -> Callable:
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *rules: Callable | None) -> None:
+        def jvp(primals, tangents):
+            ans = self.fun(*primals)
+            total = None
+            for rule, t in zip(rules, tangents):
+                if rule is None:
+                    continue
+                term = rule(t, ans, *primals)
+                total = term if total is None else tree_map(lambda a, b: a + b, total, term)
+            if total is None:
+                total = tree_map(lambda a: a * 0, ans)
+            return ans, total
+        self.jvp = jvp
+
+    def __call__(self, *args, **kwargs):
+        if self.jvp is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
+                                 "using defjvp.")
+        args = self._positional(args, kwargs)
+        static, flat, tree = self._split(args)
+        out_tree: list = []
+
+        def call(*flat_args):
+            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
+            out = self.fun(*self._merge(static, dyn))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return [core.unwrap(x) for x in leaves]
+
+        def rule(primals, tangents):
+            dyn_p = tree_unflatten(tree, [core.wrap(p) for p in primals])
+            dyn_t = tree_unflatten(tree, [core.wrap(t) for t in tangents])
+            nondiff = [static[i] for i in sorted(static)]
+            out, tan = self.jvp(*nondiff, tuple(dyn_p), tuple(dyn_t))
+            o_leaves, t1 = tree_flatten(out)
+            t_leaves, t2 = tree_flatten(tan)
+            if t1 != t2:
+                raise TypeError(f"custom_jvp rule of {self.__name__} returned primal and "
+                                f"tangent outputs of different structure: {t1} and {t2}")
+            out_tree.append(t1)
+            return [core.unwrap(x) for x in o_leaves], [core.unwrap(x) for x in t_leaves]
+
+        outs = bind_custom("jvp", flat, {"call": call, "rule": rule})
+        return tree_unflatten(out_tree[-1], [core.wrap(o) for o in outs])
+
+
+class custom_vjp(_CustomBase):
+    """Decorate a function to give it a custom VJP: ``f.defvjp(fwd, bwd)`` with
+    ``fwd(*args) -> (out, residuals)`` and ``bwd(*nondiff, residuals, g) -> tuple`` of
+    one cotangent per differentiable argument (residuals may be any pytree)."""
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        super().__init__(fun, nondiff_argnums)
+        self.fwd = self.bwd = None
+
+    def defvjp(self, fwd: Callable, bwd: Callable) -> None:
+        self.fwd, self.bwd = fwd, bwd
+
+    def __call__(self, *args, **kwargs):
+        if self.fwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} "
+                                 "using defvjp.")
+        args = self._positional(args, kwargs)
+        static, flat, tree = self._split(args)
+        out_tree: list = []
+        nondiff = [static[i] for i in sorted(static)]
+
+        def call(*flat_args):
+            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
+            out = self.fun(*self._merge(static, dyn))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return [core.unwrap(x) for x in leaves]
+
+        def fwd(*flat_args):
+            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
+            res = self.fwd(*self._merge(static, dyn))
+            if not (isinstance(res, tuple) and len(res) == 2):
+                raise TypeError(f"custom_vjp fwd of {self.__name__} must return a pair "
+                                "(output, residuals)")
+            leaves, t = tree_flatten(res[0])
+            out_tree.append(t)
+            return [core.unwrap(x) for x in leaves], res[1]
+
+        def bwd(residuals, cts_out):
+            cts = tree_unflatten(out_tree[-1], [core.wrap(c) for c in cts_out])
+            cts_in = self.bwd(*nondiff, residuals, cts)
+            if not isinstance(cts_in, tuple):
+                raise TypeError(f"custom_vjp bwd of {self.__name__} must return a tuple "
+                                f"with one cotangent per argument, got "
+                                f"{type(cts_in).__name__}")
+            leaves, t = tree_flatten(cts_in, is_leaf=lambda x: x is None)
+            return [None if x is None else core.unwrap(x) for x in leaves]
+
+        outs = bind_custom("vjp", flat, {"call": call, "fwd": fwd, "bwd": bwd})
+        return tree_unflatten(out_tree[-1], [core.wrap(o) for o in outs])
+
+
+# --- the JVP trace's handling of both kinds ------------------------------------------------
+
+
+def jvp_of_custom(trace, kind, args, params):
+    primals, tangents = zip(*(trace.lift(x) for x in args)) if args else ((), ())
+    state = core._state
+    state.trace = trace.parent
+    try:
+        if all(type(t) is Zero for t in tangents):
+            return bind_custom(kind, primals, params)
+        if kind == "jvp":
+            ts = [ad.instantiate(t) for t in tangents]
+            outs, touts = params["rule"](list(primals), ts)
+        else:
+            outs, residuals = params["fwd"](*primals)
+            ts = [ad.instantiate(t) for t in tangents]
+            out_avals = [ad.tangent_aval(get_aval(o)) for o in outs]
+            touts = custom_lin_p.bind(*ts, bwd=params["bwd"], residuals=residuals,
+                                      out_avals=tuple(out_avals))
+    finally:
+        state.trace = trace
+    return [ad.JVPTracer(trace, o, t) for o, t in zip(outs, touts)]
+
+
+def _custom_lin_impl(*tangents, bwd, residuals, out_avals):
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function; "
+                    "use grad/vjp, or define the function with custom_jvp instead")
+
+
+def _custom_lin_transpose(cts, *args, bwd, residuals, out_avals):
+    cts = [ad.instantiate(c) for c in cts]
+    cts_in = bwd(residuals, cts)
+    if len(cts_in) != len(args):
+        raise TypeError(f"custom_vjp bwd returned {len(cts_in)} cotangents for "
+                        f"{len(args)} differentiable inputs")
+    return [Zero(a.aval) if c is None else c for a, c in zip(args, cts_in)]
+
+
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+custom_lin_p.impl = _custom_lin_impl
+custom_lin_p.abstract_eval = lambda *avals, bwd, residuals, out_avals: list(out_avals)
+custom_lin_p.transpose = _custom_lin_transpose

@@ -1,0 +1,129 @@
+"""Helpers for writing JVP and transpose rules next to each primitive's declaration.
+
+Rules take and return raw values (NumPy arrays, scalars or tracers). Elementwise
+primitives broadcast implicitly, so a tangent contribution is fitted to the output's
+shape and dtype (:func:`fit`) and a cotangent is summed back to an input's shape and
+dtype (:func:`unbroadcast`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from transforms import ad
+from transforms.ad import UndefinedPrimal, Zero, add_tangents, instantiate, is_undefined
+from transforms.core import get_aval
+
+__all__ = ["defjvp", "defjvp_ans", "defjvp_zero", "deflinear", "fit", "unbroadcast",
+           "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents",
+           "aval_of"]
+
+
+def aval_of(x):
+    return x.aval if type(x) in (Zero, UndefinedPrimal) else get_aval(x)
+
+
+def _lax():
+    from xnp import lax
+    return lax
+
+
+def fit(t, aval):
+    """Broadcast ``t`` to ``aval.shape`` and convert it to ``aval``'s dtype."""
+    lax = _lax()
+    ta = get_aval(t)
+    if ta.dtype != aval.dtype:
+        if ta.dtype.kind == "c" and aval.dtype.kind != "c":
+            t = lax.real_p.bind(t)
+        t = lax.convert_element_type_p.bind(t, new_dtype=aval.dtype, weak_type=False)
+    if ta.shape != aval.shape:
+        nd = len(aval.shape)
+        t = lax.broadcast_in_dim_p.bind(t, shape=aval.shape,
+                                        broadcast_dimensions=tuple(range(nd - ta.ndim, nd)))
+    return t
+
+
+def unbroadcast(ct, aval):
+    """Sum ``ct`` over the dimensions along which ``aval`` was broadcast, then convert
+    it to ``aval``'s dtype (the real part for a real input)."""
+    if type(ct) is Zero:
+        return Zero(ad.tangent_aval(aval))
+    lax = _lax()
+    ca = get_aval(ct)
+    if ca.shape != aval.shape:
+        lead = ca.ndim - aval.ndim
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, n in enumerate(aval.shape) if n == 1 and ca.shape[lead + i] != 1)
+        if axes:
+            ct = lax.reduce_sum_p.bind(ct, axes=axes)
+        ct = lax.reshape_p.bind(ct, new_sizes=aval.shape)
+    if get_aval(ct).dtype != aval.dtype:
+        if get_aval(ct).dtype.kind == "c" and aval.dtype.kind != "c":
+            ct = lax.real_p.bind(ct)
+        ct = lax.convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=False)
+    return ct
+
+
+def defjvp(prim, *rules, use_ans: bool = False):
+    """Set ``prim.jvp`` from one rule per argument, ``rule(g, *primals, **params)``
+    (``rule(g, ans, *primals)`` with ``use_ans``), giving that argument's contribution;
+    ``None`` marks an argument with no derivative. Contributions are summed."""
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        out_aval = get_aval(out)
+        total = Zero(ad.tangent_aval(out_aval))
+        if not ad.is_differentiable(out_aval):
+            return out, total
+        for rule, t in zip(rules, tangents):
+            if rule is None or type(t) is Zero:
+                continue
+            contrib = rule(t, out, *primals, **params) if use_ans else \
+                rule(t, *primals, **params)
+            total = add_tangents(total, fit(contrib, out_aval))
+        return out, total
+    prim.jvp = jvp
+    return jvp
+
+
+def defjvp_ans(prim, *rules):
+    """:func:`defjvp` whose rules also receive the primal output: ``rule(g, ans, *xs)``."""
+    return defjvp(prim, *rules, use_ans=True)
+
+
+def defjvp_zero(prim):
+    """A piecewise-constant primitive: its tangent is zero."""
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if prim.multiple_results:
+            return out, [Zero(ad.tangent_aval(get_aval(o))) for o in out]
+        return out, Zero(ad.tangent_aval(get_aval(out)))
+    prim.jvp = jvp
+    return jvp
+
+
+def deflinear(prim, transpose):
+    """A primitive linear in all its array arguments: its JVP is itself applied to the
+    tangents (zeros instantiated), and ``transpose(ct, *args, **params)`` its transpose."""
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        ts = [instantiate(t) for t in tangents]
+        return out, prim.bind(*ts, **params)
+    prim.jvp = jvp
+    prim.transpose = transpose
+    return jvp
+
+
+def zeros_value(aval):
+    """Concrete-or-staged zeros of ``aval`` built with primitives."""
+    lax = _lax()
+    if aval.dtype == ad.float0:
+        return np.zeros(aval.shape, ad.float0)
+    zero = lax.convert_element_type_p.bind(0, new_dtype=aval.dtype, weak_type=False)
+    return lax.broadcast_in_dim_p.bind(zero, shape=aval.shape, broadcast_dimensions=())
+
+
+def _add_any(a, b):
+    return _lax().add_p.bind(a, b)
+
+
+ad.register_tangent_ops(zeros=zeros_value, add=_add_any)
