@@ -4,6 +4,16 @@ It knows no NumPy function; ``xnp`` declares its primitives with it. Later issue
 vmap, jit and control flow here.
 """
 
+from transforms.autodiff import (  # noqa: F401
+    grad,
+    hessian,
+    jacfwd,
+    jacrev,
+    jvp,
+    linearize,
+    value_and_grad,
+    vjp,
+)
 from transforms.core import (  # noqa: F401
     ConcretizationTypeError,
     Primitive,
@@ -13,9 +23,6 @@ from transforms.core import (  # noqa: F401
     TracerArrayConversionError,
     UnexpectedTracerError,
     get_aval,
-)
-from transforms.autodiff import (  # noqa: F401
-    grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
 )
 from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401

@@ -15,9 +15,8 @@ import numpy as np
 
 from transforms.core import _EVAL_TRACE, Primitive, _n_active, _state
 from xnp import lax
-from xnp._array import _new_handle
+from xnp._array import _new_handle, ndarray
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
 from xnp._util import cast_v, dtype_of, raw
 from xnp.lax._base import loop_dtypes
 
@@ -394,7 +393,8 @@ _TABLE = {
     "fmod": (B(lax.rem_p), np.fmod), "frexp": (_frexp, np.frexp),
     "gcd": (B(lax.gcd_p), np.gcd), "greater": (B(lax.gt_p), np.greater),
     "greater_equal": (B(lax.ge_p), np.greater_equal), "heaviside": (_heaviside, np.heaviside),
-    "hypot": (_with_custom_jvp(_hypot, _hypot_tangent), np.hypot), "invert": (B(lax.not_p), np.invert),
+    "hypot": (_with_custom_jvp(_hypot, _hypot_tangent), np.hypot),
+    "invert": (B(lax.not_p), np.invert),
     "isfinite": (B(lax.is_finite_p), np.isfinite), "isinf": (_isinf, np.isinf),
     "isnan": (B(lax.is_nan_p), np.isnan), "lcm": (_lcm, np.lcm), "ldexp": (_ldexp, np.ldexp),
     "left_shift": (B(lax.shift_left_p), np.left_shift), "less": (B(lax.lt_p), np.less),

@@ -42,6 +42,7 @@ def stop_gradient(x):
     """The identity, with a zero derivative: derivatives do not flow through ``x``.
     Applies to every leaf of a pytree."""
     from transforms.tree import tree_map
+    from xnp.lax._structural import stop_gradient_p
     return tree_map(lambda leaf: wrap(stop_gradient_p.bind(unwrap(leaf))), x)
 
 
