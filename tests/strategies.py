@@ -55,9 +55,9 @@ def elements(dtype: np.dtype, *, finite=False, min_value=None, max_value=None,
                   bounded, allow_infinity=not finite and not bounded, width=width,
                   allow_subnormal=True)
     if edges and not bounded:
-        picks = [v for v in FLOAT_EDGES if not finite or np.isfinite(v)]
         with np.errstate(over="ignore"):
-            picks = [float(dtype.type(v)) for v in picks]
+            picks = [float(dtype.type(v)) for v in FLOAT_EDGES]
+        picks = [v for v in picks if not finite or np.isfinite(v)]
         s = st.one_of(s, st.sampled_from(picks))
     return s.filter(lambda v: v != 0) if nonzero else s
 

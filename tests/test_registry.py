@@ -141,7 +141,7 @@ DEDICATED = {
     "result_type", "promote_types", "can_cast", "finfo", "iinfo",   # test_dtypes.py
     "isdtype", "issubdtype",
     "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",  # test_ad*.py
-    "hessian", "custom_jvp", "custom_vjp",
+    "hessian", "custom_jvp", "custom_vjp", "vmap",
 }
 
 

@@ -1,7 +1,7 @@
 """transforms: the generic machinery of xnp (primitives, traces, jaxprs, pytrees).
 
 It knows no NumPy function; ``xnp`` declares its primitives with it. Later issues add
-vmap, jit and control flow here.
+jit and control flow here.
 """
 
 from transforms.autodiff import (  # noqa: F401
@@ -24,6 +24,7 @@ from transforms.core import (  # noqa: F401
     UnexpectedTracerError,
     get_aval,
 )
+from transforms.batching import vmap  # noqa: F401
 from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
 from transforms.tree import (  # noqa: F401

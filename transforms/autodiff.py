@@ -184,25 +184,19 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         _check_scalar_output(out, holomorphic)
         one = np.ones((), get_aval(core.unwrap(out)).dtype)
         grads = vjp_fn(core.wrap(one))
-        if holomorphic:
-            grads = tree_map(_conj, grads)
         g = grads[0] if single else grads
         return ((out, res[2]), g) if has_aux else (out, g)
     return wrapper
-
-
-def _conj(x):
-    from xnp import conj
-    return conj(x)
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
          holomorphic: bool = False):
     """The gradient of a scalar-valued ``fun`` with respect to argument(s) ``argnums``.
 
-    Arguments may be pytrees; the gradient has the same structure. For complex inputs the
-    result follows JAX: ``grad(f)(z)`` is the conjugate of df/dz-bar convention, i.e. the
-    cotangent of ``real(f)``; pass ``holomorphic=True`` for holomorphic functions.
+    Arguments may be pytrees; the gradient has the same structure. Complex inputs follow
+    JAX's convention (transposes use the bilinear pairing ``Re(sum(u * v))``): for a
+    real-valued ``f``, ``grad(f)(z)`` is ``df/dx - i df/dy`` (so ``grad(abs2)(z) =
+    2 conj(z)``); with ``holomorphic=True`` it is the complex derivative ``f'(z)``.
     """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic)
 

@@ -132,8 +132,8 @@ def unwrap(x):
 
 
 def wrap(v):
-    """Wrap a value in the registered array handle."""
-    return _wrap_fn(v)
+    """Wrap a value in the registered array handle (a handle is returned as it is)."""
+    return v if type(v) in _handle_types else _wrap_fn(v)
 
 
 # ---------------------------------------------------------------------------------------

@@ -193,6 +193,7 @@ def jvp_of_custom(trace, kind, args, params):
         if kind == "jvp":
             ts = [ad.instantiate(t) for t in tangents]
             outs, touts = params["rule"](list(primals), ts)
+            touts = [core.unwrap(t) for t in touts]
         else:
             outs, residuals = params["fwd"](*primals)
             ts = [ad.instantiate(t) for t in tangents]
@@ -201,7 +202,7 @@ def jvp_of_custom(trace, kind, args, params):
                                       out_avals=tuple(out_avals))
     finally:
         state.trace = trace
-    return [ad.JVPTracer(trace, o, t) for o, t in zip(outs, touts)]
+    return [ad.JVPTracer(trace, core.unwrap(o), t) for o, t in zip(outs, touts)]
 
 
 def _custom_lin_impl(*tangents, bwd, residuals, out_avals):
@@ -211,14 +212,110 @@ def _custom_lin_impl(*tangents, bwd, residuals, out_avals):
 
 def _custom_lin_transpose(cts, *args, bwd, residuals, out_avals):
     cts = [ad.instantiate(c) for c in cts]
-    cts_in = bwd(residuals, cts)
+    cts_in = [None if c is None else core.unwrap(c) for c in bwd(residuals, cts)]
     if len(cts_in) != len(args):
         raise TypeError(f"custom_vjp bwd returned {len(cts_in)} cotangents for "
                         f"{len(args)} differentiable inputs")
-    return [Zero(a.aval) if c is None else c for a, c in zip(args, cts_in)]
+    return [None if not ad.is_undefined(a) else Zero(a.aval) if c is None else c
+            for a, c in zip(args, cts_in)]
 
 
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 custom_lin_p.impl = _custom_lin_impl
 custom_lin_p.abstract_eval = lambda *avals, bwd, residuals, out_avals: list(out_avals)
 custom_lin_p.transpose = _custom_lin_transpose
+
+
+# --- the batch trace's handling of both kinds ------------------------------------------------
+
+
+def batch_custom(trace, kind, args, params):
+    """Batch the function and its rule alike, so the rule survives vmap."""
+    from transforms.batching import vmap
+    vals, dims = zip(*(trace.lift(x) for x in args)) if args else ((), ())
+    if all(d is None for d in dims):
+        state = core._state
+        state.trace = trace.parent
+        try:
+            return bind_custom(kind, vals, params)
+        finally:
+            state.trace = trace
+    size = trace.axis_size
+    from xnp.lax._batch_util import broadcast_batch_v, moveaxis_v
+    state = core._state
+    state.trace = trace.parent
+    # Batched inputs get their batch dimension first. Unbatched ones stay unbatched (so
+    # Python scalars keep their weak type) for custom_jvp, and for custom_vjp where they
+    # are constants (not tracers); an unbatched tracer input of a custom_vjp is batched
+    # too, so that bwd's batched cotangent for it has the shape of its (batched) primal.
+    keep = [d is None and (kind == "jvp" or not isinstance(v, core.Tracer))
+            for v, d in zip(vals, dims)]
+    try:
+        vals = [v if k else moveaxis_v(v, d, 0) if d is not None
+                else broadcast_batch_v(v, size, 0) for v, d, k in zip(vals, dims, keep)]
+    finally:
+        state.trace = trace
+    in_axes = tuple(None if k else 0 for k in keep)
+
+    def batched(f, axes):
+        def run(*xs):
+            return vmap(lambda *a: f(*a), in_axes=axes, axis_size=size)(*xs)
+        return run
+
+    new = {"call": batched(params["call"], in_axes)}
+    if kind == "jvp":
+        rule = params["rule"]
+        new["rule"] = lambda primals, tangents: vmap(
+            lambda p, t: tuple(rule(list(p), list(t))), in_axes=(in_axes, in_axes),
+            axis_size=size)(tuple(primals), tuple(tangents))
+    else:
+        fwd, bwd = params["fwd"], params["bwd"]
+        new["fwd"] = lambda *xs: vmap(lambda *a: tuple(fwd(*a)), in_axes=in_axes,
+                                      axis_size=size)(*xs)
+        new["bwd"] = lambda res, cts: vmap(lambda r, c: bwd(r, c), in_axes=(0, 0),
+                                           axis_size=size)(res, cts)
+    state.trace = trace.parent
+    try:
+        outs = bind_custom(kind, [core.unwrap(v) for v in vals], new)
+    finally:
+        state.trace = trace
+    from transforms.batching import BatchTracer
+    return [BatchTracer(trace, core.unwrap(o), 0) for o in outs]
+
+
+def _custom_lin_batch(vals, dims, *, bwd, residuals, out_avals):
+    """Batch the linear custom_vjp application: every tangent gets its batch dimension
+    first, and ``bwd`` is vmapped, over the batch dimension of the cotangents and of the
+    residuals that belong to this batch trace (those computed from batched values)."""
+    from transforms.batching import BatchTracer, vmap
+    from xnp.lax._batch_util import bdim_to_front, moveaxis_v
+    size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    ts = [bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
+    # The rule runs with the batch trace's parent current: a residual that is a tracer of
+    # the batch trace is one whose trace has the current trace as its parent.
+    parent = core.current_trace()
+    leaves, tree = tree_flatten(residuals)
+    res, axes = [], []
+    for leaf in leaves:
+        v = core.unwrap(leaf)
+        if type(v) is BatchTracer and v._trace.parent is parent and v.bdim is not None:
+            res.append(moveaxis_v(v.val, v.bdim, 0))
+            axes.append(0)
+        elif type(v) is BatchTracer and v._trace.parent is parent:
+            res.append(v.val)
+            axes.append(None)
+        else:
+            res.append(leaf)
+            axes.append(None)
+    res_tree, axes_tree = tree_unflatten(tree, res), tree_unflatten(tree, axes)
+
+    def batched_bwd(r, cts):
+        return list(vmap(lambda r_, c_: bwd(r_, list(c_)), in_axes=(axes_tree, 0),
+                         axis_size=size)(r, tuple(cts)))
+
+    new_avals = tuple(a.update(shape=(size, *a.shape)) for a in out_avals)
+    outs = custom_lin_p.bind(*ts, bwd=batched_bwd, residuals=res_tree, out_avals=new_avals)
+    return outs, [0] * len(outs)
+
+
+custom_lin_p.batch = _custom_lin_batch

@@ -199,6 +199,9 @@ class StagingTrace(Trace):
         out_avals = prim.abstract_eval(*[v.aval for v in invars], **params)
         if not prim.multiple_results:
             out_avals = [out_avals]
+        # Primitive results are never weak: evaluated, they are NumPy arrays or scalars,
+        # which NumPy promotes as strongly typed. Only Python scalar inputs are weak.
+        out_avals = [a.update(weak_type=False) if a.weak_type else a for a in out_avals]
         outs = [StagingTracer(self, a, Var(a)) for a in out_avals]
         self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
         return outs if prim.multiple_results else outs[0]

@@ -10,6 +10,7 @@ import math as _pymath
 from transforms.autodiff import (
     grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
 )
+from transforms.batching import vmap
 from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from xnp import lax, linalg, random
@@ -24,6 +25,7 @@ from xnp._dtypes import (  # noqa: F401
     ushort,
 )
 from xnp._indexing import *  # noqa: F403
+from xnp._indexing_funcs import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
 from xnp._math import *  # noqa: F403

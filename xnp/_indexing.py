@@ -1,3 +1,616 @@
-"""(being written)"""
+"""NumPy indexing of xnp arrays: ``x[key]``, ``x[key] = value`` and ``x.at[key]``.
+
+A key is parsed once into one entry per dimension (Ellipsis expanded, boolean masks
+turned into integer index arrays). Basic keys (integers, slices, None) become static
+``slice``/``rev``/``reshape`` primitives, with ``dynamic_slice`` for traced scalar
+integers; keys with index arrays become one ``gather`` after the slices are applied.
+
+Assignment is functional: it returns the new value and ``ndarray.__setitem__`` rebinds the
+handle. Basic keys with unit steps use ``dynamic_update_slice``; every other key scatters
+into the flattened array at the flat positions that the same key selects from an ``iota``,
+so all key forms share the getitem code. A single boolean mask with a scalar-like value
+becomes a ``select`` (so it also works under tracing).
+
+Differences from NumPy: out-of-bounds *traced* indices cannot raise; they are clamped
+(``mode="clip"``) unless ``x.at[...]`` is given ``mode="fill"``/``"drop"``. Boolean masks
+must be concrete, except for a single mask in an update whose value broadcasts over the
+unmasked axes (``x[mask] = 0``, ``x.at[mask].add(v)``). Duplicate indices in
+``x.at[...].apply`` apply the function once.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+import numpy as np
+
+from transforms.core import Tracer, concrete_or_error, get_aval
+from xnp import lax
+from xnp._array import _wrap as wrap
+from xnp._array import ndarray
+from xnp._util import broadcast_to_v, cast_v, full_v, raw, shape_of
+from xnp.lax._base import broadcast_shapes_cached, loop_dtypes
 
 __all__: list = []
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+          "integer or boolean arrays are valid indices")
+_MASK_WHAT = ("Boolean mask indexing x[mask] (its result shape depends on the mask's "
+              "values; use xnp.where(mask, x, other), or xnp.nonzero(mask, size=n) to get "
+              "a fixed number of indices)")
+_I64 = np.dtype(np.int64)
+_MODES = (None, "clip", "fill", "drop", "promise_in_bounds")
+_FLAT_SCATTER = lax.ScatterDimensionNumbers(
+    update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+
+
+# --- parsing ------------------------------------------------------------------------------
+def _classify(item):
+    """(kind, payload) of one key item; kinds: new, ellipsis, int, slice, array, mask."""
+    if item is None:
+        return "new", None
+    if item is Ellipsis:
+        return "ellipsis", None
+    t = type(item)
+    if t is int:
+        return "int", item
+    if t is slice:
+        return "slice", item
+    if t is bool or t is np.bool_:
+        return "mask", np.asarray(item)
+    if isinstance(item, np.integer):
+        return "int", int(item)
+    v = item._value if t is ndarray else item
+    if isinstance(v, (list, tuple)):
+        v = _sequence_index(v)
+    elif not isinstance(v, (np.ndarray, np.generic, Tracer)):
+        if hasattr(item, "__index__") and not isinstance(item, float):
+            return "int", operator.index(item)
+        raise IndexError(_VALID)
+    aval = get_aval(v)
+    kind = aval.dtype.kind
+    if kind == "b":
+        return "mask", np.asarray(concrete_or_error(v, _MASK_WHAT))
+    if kind not in "iu":
+        raise IndexError(_VALID if aval.ndim == 0 and not isinstance(v, Tracer) else
+                         "arrays used as indices must be of integer (or boolean) type")
+    if aval.ndim == 0:
+        return "int", v if isinstance(v, Tracer) else int(v)
+    return "array", v
+
+
+def _sequence_index(seq):
+    try:
+        v = raw(list(seq))
+    except (TypeError, ValueError):
+        raise IndexError(_VALID) from None
+    if isinstance(v, np.ndarray) and v.size == 0 and v.dtype.kind == "f":
+        v = v.astype(np.int64)   # [] indexes with intp, as in NumPy
+    return v
+
+
+def _parse(key, shape: tuple):
+    """Entries (kind, payload, axis of x or None), one per dimension of the expanded key
+    (every axis of x once, plus the new axes), and whether any index is advanced."""
+    items = key if isinstance(key, tuple) else (key,)
+    parsed = []
+    consumed = 0
+    seen_ellipsis = False
+    for item in items:
+        kind, payload = _classify(item)
+        if kind == "ellipsis":
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+        elif kind == "mask":
+            consumed += payload.ndim
+        elif kind != "new":
+            consumed += 1
+        parsed.append((kind, payload))
+    ndim = len(shape)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but "
+                         f"{consumed} were indexed")
+    entries = []
+    axis = 0
+    advanced = False
+    for kind, payload in parsed:
+        if kind == "ellipsis":
+            for _ in range(ndim - consumed):
+                entries.append(("slice", slice(None), axis))
+                axis += 1
+        elif kind == "new":
+            entries.append(("new", None, None))
+        elif kind == "mask":
+            advanced = True
+            axis = _add_mask(entries, payload, shape, axis)
+        else:
+            advanced = advanced or kind == "array"
+            entries.append((kind, payload, axis))
+            axis += 1
+    entries.extend(("slice", slice(None), a) for a in range(axis, ndim))
+    return entries, advanced
+
+
+def _add_mask(entries, mask, shape, axis):
+    """A concrete boolean mask as one integer index array per masked axis; a 0-d mask
+    adds an axis of length 1 indexed by [0] (True) or [] (False)."""
+    if mask.ndim == 0:
+        entries.append(("bool0", np.zeros(int(bool(mask)), np.int64), None))
+        return axis
+    for i, k in enumerate(mask.shape):
+        if shape[axis + i] != k:
+            raise IndexError(f"boolean index did not match indexed array along axis "
+                             f"{axis + i}; size of axis is {shape[axis + i]} but size of "
+                             f"corresponding boolean axis is {k}")
+    for i, idx in enumerate(np.nonzero(mask)):
+        entries.append(("array", idx, axis + i))
+    return axis + mask.ndim
+
+
+# --- static pieces ------------------------------------------------------------------------
+def _static_bound(b):
+    if b is None or type(b) is int:
+        return b
+    if isinstance(b, (Tracer, ndarray)):
+        b = concrete_or_error(b, "A slice bound x[start:stop:step] (slices must be static; "
+                                 "use xnp.lax.dynamic_slice for traced starts)")
+        b = np.asarray(b)
+        if b.ndim or b.dtype.kind not in "iub":
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
+        return int(b)
+    try:
+        return operator.index(b)
+    except TypeError:
+        raise TypeError("slice indices must be integers or None or have an __index__ "
+                        "method") from None
+
+
+def _slice_plan(s: slice, n: int):
+    """(start, limit, stride, size, reversed) of a slice as a positive-stride slice."""
+    lo, hi, step = slice(_static_bound(s.start), _static_bound(s.stop),
+                         _static_bound(s.step)).indices(n)
+    size = len(range(lo, hi, step))
+    if size == 0:
+        return 0, 0, 1, 0, False
+    if step > 0:
+        return lo, lo + (size - 1) * step + 1, step, size, False
+    first = lo + (size - 1) * step
+    return first, lo + 1, -step, size, True
+
+
+def _check_int(i: int, n: int, axis: int) -> int:
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    return i + n if i < 0 else i
+
+
+def _normalize_traced(i, n: int):
+    """A traced integer index as int64, negative values counted from the end."""
+    i = cast_v(i, _I64)
+    if get_aval(i).dtype.kind == "u":
+        return i
+    return lax.select_n_p.bind(lax.lt_p.bind(i, 0), i, lax.add_p.bind(i, n))
+
+
+class _Basic:
+    """The primitives for a key of ints, slices and new axes: a dynamic slice for traced
+    ints, a static strided slice, reversals, and a reshape to the result shape."""
+
+    __slots__ = ("starts", "limits", "strides", "rev", "dyn", "out_shape", "shape")
+
+    def __init__(self, shape, entries):
+        self.shape = shape
+        self.starts, self.limits, self.strides = [], [], []
+        self.rev, self.dyn, self.out_shape = [], {}, []
+        for kind, p, axis in entries:
+            if kind == "new":
+                self.out_shape.append(1)
+                continue
+            n = shape[axis]
+            if kind == "slice":
+                lo, hi, st, size, rev = _slice_plan(p, n)
+                self._dim(lo, hi, st)
+                self.out_shape.append(size)
+                if rev:
+                    self.rev.append(axis)
+            elif isinstance(p, Tracer):
+                self.dyn[axis] = _normalize_traced(p, n)
+                self._dim(0, 1, 1)
+            else:
+                i = _check_int(p, n, axis)
+                self._dim(i, i + 1, 1)
+
+    def _dim(self, lo, hi, st):
+        self.starts.append(lo)
+        self.limits.append(hi)
+        self.strides.append(st)
+
+    def window(self) -> tuple:
+        return tuple(-(-(hi - lo) // st) for lo, hi, st in
+                     zip(self.starts, self.limits, self.strides))
+
+    def apply(self, v):
+        shape = self.shape
+        if self.dyn:
+            shape = tuple(1 if d in self.dyn else n for d, n in enumerate(shape))
+            starts = [self.dyn.get(d, 0) for d in range(len(shape))]
+            v = lax.dynamic_slice_p.bind(v, *starts, slice_sizes=shape)
+        window = self.window()
+        if window != shape or any(st != 1 for st in self.strides):
+            v = lax.slice_p.bind(v, start_indices=tuple(self.starts),
+                                 limit_indices=tuple(self.limits),
+                                 strides=tuple(self.strides))
+        if self.rev:
+            v = lax.rev_p.bind(v, dimensions=tuple(self.rev))
+        if tuple(self.out_shape) != window:
+            v = lax.reshape_p.bind(v, new_sizes=tuple(self.out_shape))
+        return v
+
+
+# --- advanced indexing --------------------------------------------------------------------
+def _concrete_index(idx, n: int, axis, check: bool):
+    idx = np.asarray(idx)
+    if not idx.size:
+        return idx.astype(np.int64, copy=False)
+    lo, hi = int(idx.min()), int(idx.max())
+    if check and (hi >= n or lo < -n):
+        bad = (idx >= n) | (idx < -n) if lo < 0 else idx >= n
+        raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} "
+                         f"with size {n}")
+    idx = idx.astype(np.int64, copy=False)
+    return np.where(idx < 0, idx + n, idx) if lo < 0 else idx
+
+
+def _index_vectors(indices, sizes, axes, check: bool):
+    """Broadcast the advanced indices and stack them as gather index vectors."""
+    shapes = tuple(shape_of(i) for i in indices)
+    try:
+        batch = broadcast_shapes_cached(shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(str(s) for s in shapes if s)) from None
+    # NumPy checks integers always, but index arrays only where they are used.
+    checks = [check and (not s or 0 not in batch) for s in shapes]
+    cols = [_normalize_traced(i, n) if isinstance(i, Tracer) else
+            _concrete_index(i, n, a, c) for i, n, a, c in zip(indices, sizes, axes, checks)]
+    if not any(isinstance(c, Tracer) for c in cols):
+        if len(cols) == 1 and cols[0].shape == batch:
+            return cols[0][..., None], batch
+        out = np.empty(batch + (len(cols),), np.int64)
+        for j, c in enumerate(cols):
+            out[..., j] = c
+        return out, batch
+    cols = [lax.reshape_p.bind(broadcast_to_v(c, batch), new_sizes=batch + (1,))
+            if isinstance(c, Tracer) else np.broadcast_to(c, batch)[..., None] for c in cols]
+    if len(cols) == 1:
+        return cols[0], batch
+    return lax.concatenate_p.bind(*cols, dimension=len(batch)), batch
+
+
+def _advanced(v, shape, entries, mode, fill_value):
+    """Slices first, then new axes as length-1 dimensions, then one gather in which every
+    int/array entry is an indexed dimension and every other entry a full window."""
+    pre = [e if e[0] == "slice" else ("slice", slice(None), e[2])
+           for e in entries if e[0] not in ("new", "bool0")]
+    basic = _Basic(shape, pre)
+    v = basic.apply(v)
+    sliced = iter(basic.out_shape)
+    y_shape = tuple(1 if kind in ("new", "bool0") else next(sliced)
+                    for kind, _, _ in entries)
+    if y_shape != tuple(basic.out_shape):
+        v = lax.reshape_p.bind(v, new_sizes=y_shape)
+    adv = [j for j, (kind, _, _) in enumerate(entries) if kind in ("int", "array", "bool0")]
+    indices, batch = _index_vectors([entries[j][1] for j in adv], [y_shape[j] for j in adv],
+                                    [entries[j][2] for j in adv], check=mode is None)
+    adjacent = adv == list(range(adv[0], adv[-1] + 1))
+    window = [d for d in range(len(y_shape)) if d not in adv]
+    if adjacent:
+        offset = tuple(d if d < adv[0] else d - len(adv) + len(batch) for d in window)
+    else:
+        offset = tuple(range(len(batch), len(batch) + len(window)))
+    dnums = lax.GatherDimensionNumbers(offset_dims=offset, collapsed_slice_dims=tuple(adv),
+                                       start_index_map=tuple(adv))
+    sizes = tuple(1 if d in adv else n for d, n in enumerate(y_shape))
+    if any(y_shape[d] == 0 for d in adv):
+        # Nothing to gather from (only empty or traced index arrays get here).
+        wins, bats = iter(window), iter(batch)
+        out_shape = tuple(y_shape[next(wins)] if i in offset else next(bats)
+                          for i in range(len(batch) + len(window)))
+        fill = 0 if fill_value is None or mode not in ("fill", "drop") else fill_value
+        return full_v(out_shape, fill, get_aval(v).dtype)
+    if mode in ("fill", "drop"):
+        if fill_value is not None:   # a static parameter, cast (unsafely) as JAX does
+            with np.errstate(all="ignore"):
+                fill_value = np.asarray(fill_value).astype(get_aval(v).dtype)[()]
+        return lax.gather_p.bind(v, indices, dimension_numbers=dnums, slice_sizes=sizes,
+                                 mode="fill", fill_value=fill_value)
+    return lax.gather_p.bind(v, indices, dimension_numbers=dnums, slice_sizes=sizes,
+                             mode="clip")
+
+
+def _take_int(v, i: int, shape: tuple):
+    """``v[i]`` for a Python int: the common case, kept short."""
+    i = _check_int(i, shape[0], 0)
+    v = lax.slice_p.bind(v, start_indices=(i,) + (0,) * (len(shape) - 1),
+                         limit_indices=(i + 1,) + shape[1:])
+    return lax.reshape_p.bind(v, new_sizes=shape[1:])
+
+
+def index_value(v, key, mode: str | None = None, fill_value=None):
+    """``v[key]`` on a raw value. ``mode=None`` is NumPy's (IndexError for concrete
+    out-of-bounds indices, clamping of traced ones); "clip" clamps; "fill"/"drop" give
+    ``fill_value`` (default: NaN, the smallest int, True) for out-of-bounds indices."""
+    if mode not in _MODES:
+        raise ValueError(f"invalid indexing mode {mode!r}; expected one of {_MODES}")
+    shape = shape_of(v)
+    if type(key) is int and mode is None and shape:
+        return _take_int(v, key, shape)
+    entries, advanced = _parse(key, shape)
+    if not advanced and mode is None:
+        return _Basic(shape, entries).apply(v)
+    if not any(kind in ("int", "array", "bool0") for kind, _, _ in entries):
+        return _Basic(shape, entries).apply(v)
+    return _advanced(v, shape, entries, mode, fill_value)
+
+
+def getitem(x, key) -> ndarray:
+    """``x[key]`` with NumPy's semantics for every key form (see the module docstring)."""
+    return wrap(index_value(raw(x), key))
+
+
+# --- assignment ---------------------------------------------------------------------------
+def _plain_sequence(x) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_plain_sequence(i) for i in x)
+    return type(x) in (bool, int, float, complex)
+
+
+def assigned_value(value, dtype: np.dtype):
+    """``value`` converted for assignment into an array of ``dtype`` as NumPy does:
+    unsafe casting of arrays; Python scalars and lists convert with NumPy's checks
+    (OverflowError for out-of-range ints, ValueError for NaN into ints, TypeError for
+    complex into real)."""
+    if _plain_sequence(value):
+        return np.asarray(value, dtype=dtype)
+    return cast_v(raw(value), dtype)
+
+
+def _lead_ones_dropped(shape: tuple, ndim: int) -> tuple:
+    while len(shape) > ndim and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def _fit(u, target: tuple, strip: bool = True):
+    """Broadcast an update to the indexed shape; assignment (``strip``) may also drop
+    leading length-1 axes, as NumPy's ``x[key] = u`` (``ufunc.at`` may not)."""
+    ushape = shape_of(u)
+    if ushape == target:
+        return u
+    trimmed = _lead_ones_dropped(ushape, len(target)) if strip else ushape
+    if trimmed != ushape:
+        u = lax.reshape_p.bind(u, new_sizes=trimmed)
+    try:
+        return broadcast_to_v(u, target)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {ushape} into "
+                         f"shape {target}") from None
+
+
+def _single_mask(key, shape, u, strip: bool):
+    """The concrete or traced mask of ``x[mask] op= u`` when it can be a select: one
+    boolean array over leading axes, and an update that broadcasts to the unmasked axes."""
+    if isinstance(key, tuple):
+        if len(key) != 1:
+            return None
+        key = key[0]
+    if not (type(key) in (ndarray, np.ndarray) or isinstance(key, Tracer)):
+        return None
+    m = raw(key)
+    aval = get_aval(m)
+    k = aval.ndim
+    if aval.dtype.kind != "b" or k == 0 or aval.shape != shape[:k]:
+        return None
+    rest = shape[k:]
+    ushape = shape_of(u)
+    if len(ushape) == len(rest) + 1 and ushape[0] == 1:
+        ushape = ushape[1:]
+    elif strip:
+        ushape = _lead_ones_dropped(ushape, len(rest))
+    if len(ushape) > len(rest) or any(a not in (1, b) for a, b in
+                                      zip(ushape[::-1], rest[::-1])):
+        return None
+    if k == len(shape):
+        return m
+    return lax.broadcast_in_dim_p.bind(m, shape=shape, broadcast_dimensions=tuple(range(k)))
+
+
+_COMBINE = {
+    "set": lambda x, u: u, "add": lax.add_p.bind, "mul": lax.mul_p.bind,
+    "min": lax.min_p.bind, "max": lax.max_p.bind,
+}
+_SCATTER = {"set": lax.scatter_p, "add": lax.scatter_add_p, "mul": lax.scatter_mul_p,
+            "min": lax.scatter_min_p, "max": lax.scatter_max_p}
+
+
+def update_value(v, key, u, op: str = "set", mode: str | None = None):
+    """The value of ``v`` with ``v[key]`` combined with ``u`` (already of v's dtype) by
+    ``op`` (set, add, mul, min, max), as one functional update. ``set`` broadcasts ``u``
+    as assignment does, the others as ``ufunc.at``."""
+    if mode not in _MODES:
+        raise ValueError(f"invalid indexing mode {mode!r}; expected one of {_MODES}")
+    shape = shape_of(v)
+    strip = op == "set"
+    mask = _single_mask(key, shape, u, strip) if mode is None else None
+    if mask is not None:
+        return lax.select_n_p.bind(mask, v, _COMBINE[op](v, _fit(u, shape)))
+    entries, advanced = _parse(key, shape)
+    if strip and shape_of(u) and _selects_one_element(key, entries):
+        raise ValueError("setting an array element with a sequence.")
+    if strip and not advanced and mode is None:
+        plan = _Basic(shape, entries)
+        if all(st == 1 for st in plan.strides):
+            return _update_slice(v, plan, u)
+    return _scatter_flat(v, shape, key, u, op, mode, strip)
+
+
+def _selects_one_element(key, entries) -> bool:
+    """Whether ``x[key]`` is one element (integers for every axis, no Ellipsis), where
+    NumPy assigns a scalar and rejects arrays, even of size 1."""
+    items = key if isinstance(key, tuple) else (key,)
+    return all(kind == "int" for kind, _, _ in entries) and \
+        not any(i is Ellipsis for i in items)
+
+
+def _update_slice(v, plan: _Basic, u):
+    target = tuple(plan.out_shape)
+    window = plan.window()
+    if shape_of(u) == ():
+        u = lax.broadcast_in_dim_p.bind(u, shape=window, broadcast_dimensions=())
+    else:
+        u = _fit(u, target)
+        if window != target:
+            u = lax.reshape_p.bind(u, new_sizes=window)
+    if 0 in window:
+        return v
+    if plan.rev:
+        u = lax.rev_p.bind(u, dimensions=tuple(plan.rev))
+    starts = [plan.dyn.get(d, s) for d, s in enumerate(plan.starts)]
+    return lax.dynamic_update_slice_p.bind(v, u, *starts)
+
+
+def _flat_positions(shape, key, mode):
+    size = int(np.prod(shape, dtype=np.int64))
+    ids = lax.iota_p.bind(dtype=_I64, shape=(size,), dimension=0)
+    if len(shape) != 1:
+        ids = lax.reshape_p.bind(ids, new_sizes=shape)
+    return index_value(ids, key, mode=mode, fill_value=size)
+
+
+def _scatter_flat(v, shape, key, u, op, mode, strip):
+    pos = _flat_positions(shape, key, mode)
+    target = shape_of(pos)
+    u = _fit(u, target, strip)
+    size = int(np.prod(shape, dtype=np.int64))
+    flat = lax.reshape_p.bind(v, new_sizes=(size,))
+    pos = lax.reshape_p.bind(pos, new_sizes=target + (1,))
+    smode = "fill" if mode in ("fill", "drop") else "clip"
+    out = _SCATTER[op].bind(flat, pos, u, dimension_numbers=_FLAT_SCATTER, mode=smode)
+    return lax.reshape_p.bind(out, new_sizes=shape)
+
+
+def setitem_value(x, key, value):
+    """The new value of ``x`` after ``x[key] = value`` (NumPy's casting and broadcasting;
+    with repeated indices the last write wins)."""
+    v = raw(x)
+    return update_value(v, key, assigned_value(value, get_aval(v).dtype))
+
+
+# --- x.at[key] ----------------------------------------------------------------------------
+class IndexUpdateHelper:
+    """``x.at[key]``: functional updates returning new arrays, as in JAX.
+
+    ``x.at[i].set(v)`` is ``x[i] = v`` without modifying ``x``; ``add``, ``multiply``
+    (``mul``), ``divide``, ``power``, ``min`` and ``max`` accumulate over repeated indices
+    (as ``numpy.add.at`` and friends), ``apply(ufunc)`` applies a unary function at the
+    indices and ``get(mode=, fill_value=)`` reads. ``mode``: None (NumPy's checks),
+    "clip", or "fill"/"drop" (out-of-bounds reads give ``fill_value``, writes are dropped).
+    """
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, key) -> _IndexUpdateRef:
+        return _IndexUpdateRef(self.array, key)
+
+    def __repr__(self):
+        return f"_IndexUpdateHelper({self.array!r})"
+
+
+class _IndexUpdateRef:
+    __slots__ = ("array", "key")
+
+    def __init__(self, array, key):
+        self.array, self.key = array, key
+
+    def __repr__(self):
+        return f"_IndexUpdateRef({self.array!r}, {self.key!r})"
+
+    def _v(self):
+        return raw(self.array)
+
+    def get(self, *, mode: str | None = None, fill_value: Any = None,
+            indices_are_sorted: bool = False, unique_indices: bool = False) -> ndarray:
+        """``x[key]``, with the out-of-bounds behaviour chosen by ``mode``."""
+        return wrap(index_value(self._v(), self.key, mode, fill_value))
+
+    def _update(self, values, op, mode):
+        v = self._v()
+        dtype = get_aval(v).dtype
+        u = assigned_value(values, dtype) if op == "set" else cast_v(raw(values), dtype)
+        return wrap(update_value(v, self.key, u, op, mode))
+
+    def set(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+            unique_indices: bool = False) -> ndarray:
+        """A copy with ``x[key] = values``."""
+        return self._update(values, "set", mode)
+
+    def add(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+            unique_indices: bool = False) -> ndarray:
+        """A copy with ``values`` added at ``key`` (repeated indices accumulate)."""
+        return self._update(values, "add", mode)
+
+    def multiply(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+                 unique_indices: bool = False) -> ndarray:
+        """A copy with the elements at ``key`` multiplied by ``values``."""
+        return self._update(values, "mul", mode)
+
+    mul = multiply
+
+    def min(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+            unique_indices: bool = False) -> ndarray:
+        """A copy with ``minimum(x[key], values)`` at ``key``."""
+        return self._update(values, "min", mode)
+
+    def max(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+            unique_indices: bool = False) -> ndarray:
+        """A copy with ``maximum(x[key], values)`` at ``key``."""
+        return self._update(values, "max", mode)
+
+    def divide(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+               unique_indices: bool = False) -> ndarray:
+        """A copy with the elements at ``key`` divided by ``values``."""
+        return self._by_product(values, lax.div_p, np.divide, mode)
+
+    def power(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+              unique_indices: bool = False) -> ndarray:
+        """A copy with the elements at ``key`` raised to ``values``."""
+        return self._by_product(values, lax.pow_p, np.power, mode)
+
+    def _by_product(self, values, prim, np_ufunc, mode):
+        # x / y1 / y2 == x / (y1 * y2): one multiplicative scatter of the divisors (or
+        # exponents) into ones, then one elementwise operation over the whole array.
+        v = self._v()
+        dtype = get_aval(v).dtype
+        u = cast_v(raw(values), dtype)
+        ones = lax.broadcast_in_dim_p.bind(cast_v(1, dtype), shape=shape_of(v),
+                                           broadcast_dimensions=())
+        factor = update_value(ones, self.key, u, "mul", mode)
+        loop = loop_dtypes(np_ufunc, get_aval(v), get_aval(factor))[0]
+        out = prim.bind(cast_v(v, loop), cast_v(factor, loop))
+        return wrap(cast_v(out, dtype))
+
+    def apply(self, func: Callable, *, mode: str | None = None,
+              indices_are_sorted: bool = False, unique_indices: bool = False) -> ndarray:
+        """A copy with ``func`` (a unary function of arrays) applied at ``key``; a
+        repeated index is applied once (``numpy.ufunc.at`` applies it repeatedly)."""
+        v = self._v()
+        dtype = get_aval(v).dtype
+        got = wrap(index_value(v, self.key, mode))
+        u = cast_v(raw(func(got)), dtype)
+        return wrap(update_value(v, self.key, u, "set", mode))

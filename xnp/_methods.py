@@ -92,11 +92,9 @@ def _same_kind_into(handle, result, fn):
     return result
 
 
-def _fn(name):
-    def raw_fn(x, y):
-        return raw(getattr(xnp, name)(_wrap(x), _wrap(y)))
-    raw_fn.__name__ = name
-    return raw_fn
+def _imatmul(self, other):
+    self._value = _same_kind_into(self, xnp.matmul(self, other)._value, xnp.matmul)
+    return self
 
 
 _BINARY = {
@@ -105,7 +103,7 @@ _BINARY = {
     "mod": UFUNCS["remainder"]._fn, "pow": UFUNCS["power"]._fn,
     "lshift": UFUNCS["left_shift"]._fn, "rshift": UFUNCS["right_shift"]._fn,
     "and": UFUNCS["bitwise_and"]._fn, "or": UFUNCS["bitwise_or"]._fn,
-    "xor": UFUNCS["bitwise_xor"]._fn, "matmul": _fn("matmul"),
+    "xor": UFUNCS["bitwise_xor"]._fn,
 }
 _COMPARE = {"eq": lax.eq_p, "ne": lax.ne_p, "lt": lax.lt_p, "le": lax.le_p,
             "gt": lax.gt_p, "ge": lax.ge_p}
@@ -123,6 +121,9 @@ def _install_operators():
     ndarray.__pos__ = lambda self: xnp.positive(self)
     ndarray.__abs__ = lambda self: _wrap(lax.abs_p.bind(self._value))
     ndarray.__invert__ = lambda self: _wrap(lax.not_p.bind(self._value))
+    ndarray.__matmul__ = lambda self, other: xnp.matmul(self, other)
+    ndarray.__rmatmul__ = lambda self, other: xnp.matmul(other, self)
+    ndarray.__imatmul__ = _imatmul
     ndarray.__divmod__ = lambda self, other: xnp.divmod(self, other)
     ndarray.__rdivmod__ = lambda self, other: xnp.divmod(other, self)
 

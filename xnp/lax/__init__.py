@@ -8,7 +8,10 @@ NEP 50 promotion), unlike JAX's lax where operand dtypes must match exactly.
 from __future__ import annotations
 
 from transforms.core import Primitive, unwrap, wrap
+from xnp.lax._collectives import *  # noqa: F403
+from xnp.lax._collectives import all_gather_p, axis_index_p
 from xnp.lax._elementwise import *  # noqa: F403
+from xnp.lax._elementwise import div_p
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403
@@ -44,6 +47,44 @@ def stop_gradient(x):
     from transforms.tree import tree_map
     from xnp.lax._structural import stop_gradient_p
     return tree_map(lambda leaf: wrap(stop_gradient_p.bind(unwrap(leaf))), x)
+
+
+
+
+def _collective_fn(prim_name: str, doc: str):
+    def fn(x, axis_name):
+        from transforms.tree import tree_map
+        prim = PRIMITIVES[prim_name]
+        return tree_map(lambda leaf: wrap(prim.bind(unwrap(leaf), axis_name=axis_name)), x)
+    fn.__name__ = prim_name.replace("_collective", "")
+    fn.__doc__ = doc
+    return fn
+
+
+psum = _collective_fn("psum_collective", "Sum over the vmap axis named ``axis_name``; "
+                      "every batch member receives the total.")
+pmax = _collective_fn("pmax_collective", "Maximum over the named vmap axis.")
+pmin = _collective_fn("pmin_collective", "Minimum over the named vmap axis.")
+
+
+def pmean(x, axis_name):
+    """Mean over the vmap axis named ``axis_name``."""
+    from transforms.tree import tree_map
+    total = psum(x, axis_name)
+    count = psum(1.0, axis_name)
+    return tree_map(lambda t: wrap(div_p.bind(unwrap(t), unwrap(count))), total)
+
+
+def all_gather(x, axis_name):
+    """The values of every member of the named vmap axis, stacked along a new axis 0."""
+    from transforms.tree import tree_map
+    return tree_map(lambda leaf: wrap(all_gather_p.bind(unwrap(leaf), axis_name=axis_name)),
+                    x)
+
+
+def axis_index(axis_name):
+    """The position of the current member along the named vmap axis (int32)."""
+    return wrap(axis_index_p.bind(axis_name=axis_name))
 
 
 __all__ = sorted(n for n in globals() if not n.startswith("_"))

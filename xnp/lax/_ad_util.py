@@ -14,7 +14,8 @@ from transforms import ad
 from transforms.ad import UndefinedPrimal, Zero, add_tangents, instantiate, is_undefined
 from transforms.core import get_aval
 
-__all__ = ["defjvp", "defjvp_ans", "defjvp_zero", "deflinear", "fit", "unbroadcast",
+__all__ = ["defjvp", "defjvp_ans", "defjvp_zero", "deflinear", "deftranspose", "fit",
+           "unbroadcast", "zeros_value",
            "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents",
            "aval_of"]
 
@@ -101,15 +102,28 @@ def defjvp_zero(prim):
     return jvp
 
 
+def deftranspose(prim, transpose):
+    """Set ``prim.transpose`` to ``transpose(ct, *args, **params)``, which then never sees
+    a symbolic :class:`Zero` cotangent: a zero cotangent contributes nothing to any input."""
+    def rule(ct, *args, **params):
+        cts = ct if prim.multiple_results else [ct]
+        if all(type(c) is Zero for c in cts):
+            return [None] * len(args)
+        return transpose(ct, *args, **params)
+    prim.transpose = rule
+    return rule
+
+
 def deflinear(prim, transpose):
     """A primitive linear in all its array arguments: its JVP is itself applied to the
-    tangents (zeros instantiated), and ``transpose(ct, *args, **params)`` its transpose."""
+    tangents (zeros instantiated), and ``transpose(ct, *args, **params)`` its transpose
+    (never called with a symbolic zero cotangent, see :func:`deftranspose`)."""
     def jvp(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         ts = [instantiate(t) for t in tangents]
         return out, prim.bind(*ts, **params)
     prim.jvp = jvp
-    prim.transpose = transpose
+    deftranspose(prim, transpose)
     return jvp
 
 

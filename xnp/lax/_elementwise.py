@@ -398,9 +398,19 @@ def _select_n_jvp(primals, tangents):
     oaval = get_aval(out)
     if all(type(t) is Zero for t in tangents[1:]):
         return out, Zero(tangent_aval(oaval))
-    ts = [fit(instantiate(t), oaval) for t in tangents[1:]]
+    # A zero tangent is made in the output's tangent type: a case may be an integer (a
+    # Python int literal, say) whose own tangent type is float0.
+    ts = [instantiate(Zero(tangent_aval(oaval))) if type(t) is Zero else fit(t, oaval)
+          for t in tangents[1:]]
     return out, select_n_p.bind(which, *ts)
 
 
 select_n_p.jvp = _select_n_jvp
 select_n_p.transpose = _select_n_transpose
+
+
+# --- batching: every primitive here broadcasts like a NumPy ufunc ------------------------------
+from xnp.lax._batch_util import batch_elementwise  # noqa: E402
+
+for _p in [v for v in dict(globals()).values() if isinstance(v, type(add_p))]:
+    batch_elementwise(_p)

@@ -7,6 +7,8 @@ implementation moves dimensions into (batch, free, contracting) order and calls
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from transforms.core import ShapedArray
@@ -39,17 +41,22 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
     if preferred_element_type is not None:
         x = x.astype(preferred_element_type, copy=False)
         y = y.astype(preferred_element_type, copy=False)
-    if not lb and x.ndim == 2 and y.ndim == 2 and lc == (1,) and rc == (0,):
-        return x @ y
+    if not lb and x.ndim and 0 < y.ndim <= 2 and lc == (x.ndim - 1,) and rc == (0,):
+        # Matrix/vector products: one BLAS call. np.dot is the cheaper entry point, but it
+        # scales by a single-element operand (0 * nan = 0), so those go to np.matmul.
+        out = np.dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
+        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     lf, rf = _free_dims(x.ndim, lc, lb), _free_dims(y.ndim, rc, rb)
     xt = np.transpose(x, (*lb, *lf, *lc))
     yt = np.transpose(y, (*rb, *rc, *rf))
     bshape = xt.shape[:len(lb)]
-    m = int(np.prod(xt.shape[len(lb):len(lb) + len(lf)], dtype=np.int64))
-    k = int(np.prod([x.shape[d] for d in lc], dtype=np.int64))
-    n = int(np.prod(yt.shape[len(rb) + len(rc):], dtype=np.int64))
+    m = math.prod(xt.shape[len(lb):len(lb) + len(lf)])
+    k = math.prod(x.shape[d] for d in lc)
+    n = math.prod(yt.shape[len(rb) + len(rc):])
     out = np.matmul(xt.reshape(*bshape, m, k), yt.reshape(*bshape, k, n))
     shape = (*bshape, *(x.shape[d] for d in lf), *(y.shape[d] for d in rf))
+    if out.dtype != x.dtype and x.dtype == y.dtype:   # bfloat16 loops return float32
+        out = out.astype(x.dtype)
     return out.reshape(shape)
 
 
@@ -57,3 +64,105 @@ dot_general_p = primitive("dot_general", impl=_dot_general_impl,
                           abstract_eval=_dot_general_eval)
 
 __all__ = ["dot_general_p"]
+
+
+# --- derivatives ---------------------------------------------------------------------------------
+# Bilinear: the JVP is the sum of the two products with one tangent each; each transpose is
+# another dot_general (no conjugation: the pairing is real(sum(u * v)), as JAX).
+from transforms.ad import tangent_aval  # noqa: E402
+from transforms.core import get_aval  # noqa: E402
+from xnp.lax._ad_util import (  # noqa: E402
+    Zero,
+    add_tangents,
+    aval_of,
+    deftranspose,
+    fit,
+    is_undefined,
+    unbroadcast,
+)
+from xnp.lax._structural import transpose_p  # noqa: E402
+
+
+def _dot_general_jvp(primals, tangents, *, dimension_numbers, preferred_element_type=None):
+    (x, y), (tx, ty) = primals, tangents
+    kw = dict(dimension_numbers=dimension_numbers, preferred_element_type=preferred_element_type)
+    out = dot_general_p.bind(x, y, **kw)
+    oaval = tangent_aval(get_aval(out))
+    t = Zero(oaval)
+    if type(tx) is not Zero:
+        t = add_tangents(t, fit(dot_general_p.bind(tx, y, **kw), oaval))
+    if type(ty) is not Zero:
+        t = add_tangents(t, fit(dot_general_p.bind(x, ty, **kw), oaval))
+    return out, t
+
+
+def _ranges(*sizes):
+    start, out = 0, []
+    for n in sizes:
+        out.append(tuple(range(start, start + n)))
+        start += n
+    return out
+
+
+def _transpose_lhs(ct, x_aval, y, dimension_numbers, preferred_element_type, swap_ans=False):
+    # ct has dims (batch, x free, y free) (or (batch, y free, x free) when swap_ans).
+    # Contract its y-free dims with y's free dims, batch over the batch dims: the result has
+    # dims (batch, x free, x contracting in the order of y's contracting dims), which a
+    # transpose puts back in x's order.
+    (xc, yc), (xb, yb) = dimension_numbers
+    x_free = _free_dims(x_aval.ndim, xc, xb)
+    y_free = _free_dims(get_aval(y).ndim, yc, yb)
+    if swap_ans:
+        ct_batch, ct_y, _ = _ranges(len(xb), len(y_free), len(x_free))
+    else:
+        ct_batch, _, ct_y = _ranges(len(xb), len(x_free), len(y_free))
+    dims = ((ct_y, tuple(y_free)), (ct_batch, tuple(yb)))
+    xc_by_y = [xc[i] for i in np.argsort(yc)]
+    perm = tuple(int(i) for i in np.argsort([*xb, *x_free, *xc_by_y]))
+    out = dot_general_p.bind(ct, y, dimension_numbers=dims,
+                             preferred_element_type=preferred_element_type)
+    return unbroadcast(transpose_p.bind(out, permutation=perm), x_aval)
+
+
+def _dot_general_transpose(ct, x, y, *, dimension_numbers, preferred_element_type=None):
+    (xc, yc), (xb, yb) = dimension_numbers
+    t_x = _transpose_lhs(ct, aval_of(x), y, dimension_numbers, preferred_element_type) \
+        if is_undefined(x) else None
+    t_y = _transpose_lhs(ct, aval_of(y), x, ((yc, xc), (yb, xb)), preferred_element_type,
+                         swap_ans=True) if is_undefined(y) else None
+    return [t_x, t_y]
+
+
+dot_general_p.jvp = _dot_general_jvp
+deftranspose(dot_general_p, _dot_general_transpose)
+
+
+# --- batching ------------------------------------------------------------------------------------
+# The vmapped dimension joins the contraction: as a new batch dimension pair when both
+# operands carry it, as a free dimension of the one operand that does otherwise.
+from xnp.lax._batch_util import moveaxis_v  # noqa: E402
+
+
+def _dot_general_batch(vals, dims, *, dimension_numbers, preferred_element_type=None):
+    (x, y), (dx, dy) = vals, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    kw = dict(preferred_element_type=preferred_element_type)
+    up = lambda ds, d: tuple(a + (a >= d) for a in ds)  # noqa: E731
+    if dx is not None and dy is not None:
+        x, y = moveaxis_v(x, dx, 0), moveaxis_v(y, dy, 0)
+        dn = ((up(lc, 0), up(rc, 0)), ((0, *up(lb, 0)), (0, *up(rb, 0))))
+        return dot_general_p.bind(x, y, dimension_numbers=dn, **kw), 0
+    if dx is not None:
+        lc, lb = up(lc, dx), up(lb, dx)
+        free = _free_dims(get_aval(x).ndim, lc, lb)
+        out = len(lb) + free.index(dx)
+    else:
+        rc, rb = up(rc, dy), up(rb, dy)
+        free = _free_dims(get_aval(y).ndim, rc, rb)
+        n_lhs_free = get_aval(x).ndim - len(lc) - len(lb)
+        out = len(lb) + n_lhs_free + free.index(dy)
+    dn = ((lc, rc), (lb, rb))
+    return dot_general_p.bind(x, y, dimension_numbers=dn, **kw), out
+
+
+dot_general_p.batch = _dot_general_batch

@@ -140,3 +140,252 @@ top_k_p = primitive("top_k", impl=_top_k_impl, abstract_eval=_top_k_eval,
                     multiple_results=True)
 
 __all__ = [name for name in dir() if name.endswith("_p")]
+
+
+# --- derivatives ---------------------------------------------------------------------------------
+# Rules bind primitives only. Products and cumulative products stay exact where factors
+# are zero (no division); extrema split ties evenly, as JAX.
+from transforms.ad import tangent_aval  # noqa: E402
+from transforms.core import get_aval  # noqa: E402
+from xnp.lax._ad_util import (  # noqa: E402
+    Zero,
+    aval_of,
+    defjvp,
+    defjvp_ans,
+    defjvp_zero,
+    deflinear,
+)
+from xnp.lax._elementwise import (  # noqa: E402
+    div_p,
+    eq_p,
+    exp_p,
+    mul_p,
+    select_n_p,
+    sub_p,
+)
+from xnp.lax._slicing import slice_p, take_along_axis  # noqa: E402
+from xnp.lax._structural import (  # noqa: E402
+    broadcast_in_dim_p,
+    convert_element_type_p,
+    iota_p,
+    pad_p,
+    reshape_p,
+    transpose_p,
+)
+
+mul, div, eq, reduce_sum = mul_p.bind, div_p.bind, eq_p.bind, reduce_sum_p.bind
+select = lambda c, x, y: select_n_p.bind(c, y, x)  # noqa: E731  (x where c, else y)
+_I64 = np.dtype(np.int64)
+
+
+def _kept(ndim, axes):
+    return tuple(d for d in range(ndim) if d not in axes)
+
+
+def _reduce_sum_transpose(ct, x, *, axes):
+    xa = aval_of(x)
+    kept = _kept(xa.ndim, normalize_axes(axes, xa.ndim))
+    return [broadcast_in_dim_p.bind(ct, shape=xa.shape, broadcast_dimensions=kept)]
+
+
+def _products_of_others(x):
+    """For each element along the last axis, the product of all the others: exclusive
+    prefix times exclusive suffix products, so zeros need no division."""
+    xa = get_aval(x)
+    *batch, n = xa.shape
+    one = np.ones((), xa.dtype)
+    last = len(batch)
+    lo, hi = (0,) * xa.ndim, xa.shape
+    prefix = slice_p.bind(cumprod_p.bind(x, axis=last), start_indices=lo,
+                          limit_indices=(*batch, n - 1))
+    suffix = slice_p.bind(cumprod_p.bind(x, axis=last, reverse=True),
+                          start_indices=(*lo[:-1], 1), limit_indices=hi)
+    edge = ((0, 0, 0),) * last
+    return mul(pad_p.bind(prefix, one, padding_config=(*edge, (1, 0, 0))),
+               pad_p.bind(suffix, one, padding_config=(*edge, (0, 1, 0))))
+
+
+def _reduce_prod_tangent(g, x, *, axes):
+    # sum_j g_j * prod_{k != j} x_k, with the reduced axes flattened into the last one.
+    xa = get_aval(x)
+    axes = normalize_axes(axes, xa.ndim)
+    kept = _kept(xa.ndim, axes)
+    shape = (*(xa.shape[d] for d in kept), int(np.prod([xa.shape[a] for a in axes],
+                                                       dtype=np.int64)))
+    if shape[-1] == 0:
+        return mul(reduce_sum(g, axes=axes), 0)
+
+    def flat(v):
+        return reshape_p.bind(transpose_p.bind(v, permutation=(*kept, *sorted(axes))),
+                              new_sizes=shape)
+    return reduce_sum(mul(flat(g), _products_of_others(flat(x))), axes=(len(kept),))
+
+
+def _extremum_tangent(g, ans, x, *, axes):
+    # Average of the tangents at the positions attaining the extremum (ties split evenly).
+    xa = get_aval(x)
+    axes = normalize_axes(axes, xa.ndim)
+    full = broadcast_in_dim_p.bind(ans, shape=xa.shape,
+                                   broadcast_dimensions=_kept(xa.ndim, axes))
+    mask = convert_element_type_p.bind(eq(x, full), new_dtype=tangent_aval(xa).dtype,
+                                       weak_type=False)
+    return div(reduce_sum(mul(g, mask), axes=axes), reduce_sum(mask, axes=axes))
+
+
+def _pairwise(x, axis):
+    """(dims placing x's ``axis`` at a new axis ``axis`` (k), dims placing it at ``axis+1``
+    (i), the shape with both): broadcasting layouts for O(n^2) scan derivatives."""
+    xa = get_aval(x)
+    k_dims = tuple(d + (d > axis) for d in range(xa.ndim))
+    i_dims = tuple(d + (d >= axis) for d in range(xa.ndim))
+    return k_dims, i_dims, (*xa.shape[:axis], xa.shape[axis], *xa.shape[axis:])
+
+
+def _scan_mask(n, axis, big, reverse):
+    """[k, i] is True where element k enters the scan's output i (k <= i, or k >= i)."""
+    tri = np.triu(np.ones((n, n), bool)) if not reverse else np.tril(np.ones((n, n), bool))
+    return broadcast_in_dim_p.bind(tri, shape=big, broadcast_dimensions=(axis, axis + 1))
+
+
+def _cumprod_tangent(g, x, *, axis, reverse=False):
+    # out_i = prod_{k <= i} x_k: tangent_i = sum_{k <= i} g_k prod_{m <= i, m != k} x_m.
+    # W[k, i] = cumprod over i of x with x_k replaced by 1, masked to k <= i: exact at
+    # zeros, O(n^2) along the axis.
+    axis = normalize_axes((axis,), get_aval(x).ndim)[0]
+    k_dims, i_dims, big = _pairwise(x, axis)
+    n = big[axis]
+    eye = broadcast_in_dim_p.bind(np.eye(n, dtype=bool), shape=big,
+                                  broadcast_dimensions=(axis, axis + 1))
+    y = select(eye, 1, broadcast_in_dim_p.bind(x, shape=big, broadcast_dimensions=i_dims))
+    w = select(_scan_mask(n, axis, big, reverse), cumprod_p.bind(y, axis=axis + 1,
+                                                                 reverse=reverse), 0)
+    gb = broadcast_in_dim_p.bind(g, shape=big, broadcast_dimensions=k_dims)
+    return reduce_sum(mul(gb, w), axes=(axis,))
+
+
+def _cumlogsumexp_tangent(g, ans, x, *, axis, reverse=False):
+    # tangent_i = sum_{k <= i} g_k exp(x_k - out_i); every exponent kept is <= 0.
+    axis = normalize_axes((axis,), get_aval(x).ndim)[0]
+    k_dims, i_dims, big = _pairwise(x, axis)
+    mask = _scan_mask(big[axis], axis, big, reverse)
+    diff = sub_p.bind(broadcast_in_dim_p.bind(x, shape=big, broadcast_dimensions=k_dims),
+                      broadcast_in_dim_p.bind(ans, shape=big, broadcast_dimensions=i_dims))
+    w = select(mask, exp_p.bind(select(mask, diff, 0)), 0)
+    gb = broadcast_in_dim_p.bind(g, shape=big, broadcast_dimensions=k_dims)
+    return reduce_sum(mul(gb, w), axes=(axis,))
+
+
+def _cum_extremum_tangent(g, ans, x, *, axis, reverse=False):
+    # The tangent at i is the one at the nearest position up to i (in scan order) holding
+    # the running extremum: on ties, the latest such position.
+    xa = get_aval(x)
+    axis = normalize_axes((axis,), xa.ndim)[0]
+    pos = iota_p.bind(dtype=_I64, shape=xa.shape, dimension=axis)
+    if not reverse:
+        src = cummax_p.bind(select(eq(x, ans), pos, -1), axis=axis)
+    else:
+        src = cummin_p.bind(select(eq(x, ans), pos, xa.shape[axis]), axis=axis, reverse=True)
+    return take_along_axis(g, src, axis)
+
+
+def _sort_jvp(primals, tangents, *, dimension, is_stable=True, num_keys=1):
+    # Sort an iota along with the operands to learn the permutation, then apply it to
+    # every tangent.
+    shape = get_aval(primals[0]).shape
+    params = dict(dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    if not shape:
+        return sort_p.bind(*primals, **params), list(tangents)
+    dimension = normalize_axes((dimension,), len(shape))[0]
+    *outs, perm = sort_p.bind(*primals, iota_p.bind(dtype=_I64, shape=shape,
+                                                    dimension=dimension), **params)
+    return outs, [Zero(tangent_aval(get_aval(o))) if type(t) is Zero
+                  else take_along_axis(t, perm, dimension) for o, t in zip(outs, tangents)]
+
+
+def _top_k_jvp(primals, tangents, *, k):
+    values, indices = top_k_p.bind(primals[0], k=k)
+    t = tangents[0]
+    t_values = Zero(tangent_aval(get_aval(values))) if type(t) is Zero else \
+        take_along_axis(t, indices, get_aval(values).ndim - 1)
+    return [values, indices], [t_values, Zero(tangent_aval(get_aval(indices)))]
+
+
+deflinear(reduce_sum_p, _reduce_sum_transpose)
+defjvp(reduce_prod_p, _reduce_prod_tangent)
+defjvp_ans(reduce_max_p, _extremum_tangent)
+defjvp_ans(reduce_min_p, _extremum_tangent)
+for _p in (reduce_and_p, reduce_or_p, reduce_xor_p, argmax_p, argmin_p):
+    defjvp_zero(_p)                  # integer or boolean results: nothing flows through
+deflinear(cumsum_p, lambda ct, x, *, axis, reverse=False: [
+    cumsum_p.bind(ct, axis=axis, reverse=not reverse)])
+defjvp(cumprod_p, _cumprod_tangent)
+defjvp_ans(cummax_p, _cum_extremum_tangent)
+defjvp_ans(cummin_p, _cum_extremum_tangent)
+defjvp_ans(cumlogsumexp_p, _cumlogsumexp_tangent)
+sort_p.jvp = _sort_jvp
+top_k_p.jvp = _top_k_jvp
+del _p
+
+
+# --- batching ------------------------------------------------------------------------------------
+# Rules receive values with a batch dimension (an int) or None, bind primitives only, and
+# return (batched value, its batch dimension): the axes shift past the batch dimension.
+from xnp.lax._batch_util import bdim_to_front, moveaxis_v, shift_axes  # noqa: E402
+
+
+def _axis_of(axis, x, d):
+    """``axis`` of the unbatched operand, as an axis of ``x`` batched at ``d``."""
+    (axis,) = normalize_axes((axis,), get_aval(x).ndim - 1)
+    return axis + (axis >= d)
+
+
+def _reduce_batch(prim):
+    def rule(vals, dims, *, axes):
+        (x,), (d,) = vals, dims
+        axes = shift_axes(normalize_axes(axes, get_aval(x).ndim - 1), d)
+        return prim.bind(x, axes=axes), d - sum(a < d for a in axes)
+    prim.batch = rule
+
+
+def _arg_batch(prim):
+    def rule(vals, dims, *, axis, index_dtype):
+        (x,), (d,) = vals, dims
+        axis = _axis_of(axis, x, d)
+        return prim.bind(x, axis=axis, index_dtype=index_dtype), d - (axis < d)
+    prim.batch = rule
+
+
+def _cumulative_batch(prim):
+    def rule(vals, dims, *, axis, reverse=False):
+        (x,), (d,) = vals, dims
+        return prim.bind(x, axis=_axis_of(axis, x, d), reverse=reverse), d
+    prim.batch = rule
+
+
+def _sort_batch(vals, dims, *, dimension, is_stable=True, num_keys=1):
+    params = dict(is_stable=is_stable, num_keys=num_keys)
+    size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    if get_aval(next(v for v, d in zip(vals, dims) if d is not None)).ndim == 1:
+        return list(vals), list(dims)        # scalars per member: sorting is the identity
+    xs = [bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
+    (axis,) = normalize_axes((dimension,), get_aval(xs[0]).ndim - 1)
+    return sort_p.bind(*xs, dimension=axis + 1, **params), [0] * len(xs)
+
+
+def _top_k_batch(vals, dims, *, k):
+    (x,), (d,) = vals, dims
+    if d == get_aval(x).ndim - 1:
+        x, d = moveaxis_v(x, d, 0), 0
+    return top_k_p.bind(x, k=k), [d, d]
+
+
+for _p in (reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p,
+           reduce_or_p, reduce_xor_p):
+    _reduce_batch(_p)
+for _p in (argmax_p, argmin_p):
+    _arg_batch(_p)
+for _p in (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p):
+    _cumulative_batch(_p)
+sort_p.batch = _sort_batch
+top_k_p.batch = _top_k_batch
+del _p

@@ -214,3 +214,214 @@ def _stop_gradient_jvp(primals, tangents):
 stop_gradient_p = primitive("stop_gradient", impl=lambda x: x, abstract_eval=_same,
                             jvp=_stop_gradient_jvp)
 __all__.append("stop_gradient_p")
+
+
+# --- derivatives: one line per primitive where possible ----------------------------------------
+# Rules bind primitives only, so they run under any transformation. Every primitive here
+# but the casts is linear; cotangents use the bilinear pairing real(sum(u * v)) (no
+# conjugation), as JAX and the elementwise rules.
+from transforms.ad import float0, tangent_aval  # noqa: E402
+from transforms.core import get_aval  # noqa: E402
+from xnp.lax._ad_util import (  # noqa: E402
+    Zero,
+    aval_of,
+    defjvp_zero,
+    deflinear,
+    deftranspose,
+    fit,
+    instantiate,
+    is_undefined,
+    unbroadcast,
+)
+from xnp.lax._elementwise import sub_p  # noqa: E402
+from xnp.lax._reductions import reduce_sum_p  # noqa: E402
+from xnp.lax._slicing import slice_p  # noqa: E402
+
+reshape, reduce_sum = reshape_p.bind, reduce_sum_p.bind
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type=False):
+    out = convert_element_type_p.bind(primals[0], new_dtype=new_dtype, weak_type=weak_type)
+    oaval = tangent_aval(get_aval(out))          # float0 for integer and bool results
+    return out, Zero(oaval) if oaval.dtype != np.dtype(new_dtype) else fit(tangents[0], oaval)
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
+    xshape = aval_of(x).shape
+    grown = [d for i, d in enumerate(broadcast_dimensions) if xshape[i] == 1 and shape[d] != 1]
+    axes = tuple(d for d in range(len(shape)) if d not in broadcast_dimensions or d in grown)
+    return [reshape(reduce_sum(ct, axes=axes) if axes else ct, new_sizes=xshape)]
+
+
+def _concatenate_transpose(ct, *xs, dimension):
+    out, start = [], 0
+    shape = get_aval(ct).shape
+    for x in xs:
+        n = aval_of(x).shape[dimension]
+        if is_undefined(x):
+            lo = [0] * len(shape)
+            hi = list(shape)
+            lo[dimension], hi[dimension] = start, start + n
+            out.append(slice_p.bind(ct, start_indices=tuple(lo), limit_indices=tuple(hi)))
+        else:
+            out.append(None)
+        start += n
+    return out
+
+
+def _pad_jvp(primals, tangents, *, padding_config):
+    # Linear in the operand and the padding value jointly; a zero tangent is made in the
+    # operand's tangent type (the padding value may be a Python int, say).
+    out = pad_p.bind(*primals, padding_config=padding_config)
+    ta = tangent_aval(get_aval(out))
+    if all(type(t) is Zero for t in tangents) or ta.dtype == float0:
+        return out, Zero(ta)
+    tx, tv = (instantiate(Zero(ShapedArray(aval_of(p).shape, ta.dtype))) if type(t) is Zero
+              else fit(t, ShapedArray(aval_of(p).shape, ta.dtype))
+              for p, t in zip(primals, tangents))
+    return out, pad_p.bind(tx, tv, padding_config=padding_config)
+
+
+def _pad_transpose(ct, x, padding_value, *, padding_config):
+    # Undo the edges (negative edges become zero padding), then keep every (interior+1)-th
+    # element; the padding value received everything the operand did not.
+    cta = get_aval(ct)
+    unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
+    inner = pad_p.bind(ct, np.zeros((), cta.dtype), padding_config=unpad)
+    t_x = slice_p.bind(inner, start_indices=(0,) * cta.ndim,
+                       limit_indices=get_aval(inner).shape,
+                       strides=tuple(it + 1 for _, _, it in padding_config))
+    t_pv = None
+    if is_undefined(padding_value):
+        every = tuple(range(cta.ndim))
+        t_pv = unbroadcast(sub_p.bind(reduce_sum(ct, axes=every), reduce_sum(t_x, axes=every)),
+                           aval_of(padding_value))
+    return [t_x if is_undefined(x) else None, t_pv]
+
+
+convert_element_type_p.jvp = _convert_jvp
+deftranspose(convert_element_type_p, lambda ct, x, **_: [unbroadcast(ct, aval_of(x))])
+defjvp_zero(bitcast_convert_type_p)
+defjvp_zero(iota_p)
+deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+deflinear(reshape_p, lambda ct, x, **_: [reshape(ct, new_sizes=aval_of(x).shape)])
+deflinear(squeeze_p, lambda ct, x, **_: [reshape(ct, new_sizes=aval_of(x).shape)])
+deflinear(expand_dims_p, lambda ct, x, **_: [reshape(ct, new_sizes=aval_of(x).shape)])
+deflinear(transpose_p, lambda ct, x, *, permutation: [
+    transpose_p.bind(ct, permutation=tuple(int(i) for i in np.argsort(permutation)))])
+deflinear(rev_p, lambda ct, x, *, dimensions: [rev_p.bind(ct, dimensions=dimensions)])
+deflinear(concatenate_p, _concatenate_transpose)
+pad_p.jvp = _pad_jvp
+deftranspose(pad_p, _pad_transpose)
+deflinear(copy_p, lambda ct, x: [ct])
+
+
+# --- batching ------------------------------------------------------------------------------------
+# Rules receive values with a batch dimension (an int) or None, bind primitives only, and
+# return (batched value, its batch dimension). See transforms/batching.py.
+from xnp.lax._batch_util import bdim_to_front, moveaxis_v, shift_axes  # noqa: E402
+from xnp.lax._elementwise import select_n_p  # noqa: E402
+
+
+def _unary_same_bdim(prim):
+    def rule(vals, dims, **params):
+        return prim.bind(vals[0], **params), dims[0]
+    prim.batch = rule
+
+
+def _bitcast_batch(vals, dims, *, new_dtype):
+    (x,), (d,) = vals, dims
+    xa = get_aval(x)
+    if xa.dtype.itemsize < np.dtype(new_dtype).itemsize and d == xa.ndim - 1:
+        x, d = moveaxis_v(x, d, 0), 0       # the last (consumed) dimension must be data
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), d
+
+
+def _iota_batch(vals, dims, **params):
+    return iota_p.bind(**params), None      # no operands: never batched
+
+
+def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = vals, dims
+    x = moveaxis_v(x, d, 0)
+    size = get_aval(x).shape[0]
+    return broadcast_in_dim_p.bind(
+        x, shape=(size, *shape),
+        broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions))), 0
+
+
+def _reshape_batch(vals, dims, *, new_sizes):
+    (x,), (d,) = vals, dims
+    x = moveaxis_v(x, d, 0)
+    return reshape_p.bind(x, new_sizes=(get_aval(x).shape[0], *new_sizes)), 0
+
+
+def _squeeze_batch(vals, dims, *, dimensions):
+    (x,), (d,) = vals, dims
+    axes = shift_axes(normalize_axes(dimensions, get_aval(x).ndim - 1), d)
+    return squeeze_p.bind(x, dimensions=axes), d - sum(a < d for a in axes)
+
+
+def _expand_dims_batch(vals, dims, *, dimensions):
+    (x,), (d,) = vals, dims
+    x = moveaxis_v(x, d, 0)
+    out_ndim = get_aval(x).ndim - 1 + len(dimensions)
+    axes = tuple(a + 1 for a in normalize_axes(dimensions, out_ndim))
+    return expand_dims_p.bind(x, dimensions=axes), 0
+
+
+def _transpose_batch(vals, dims, *, permutation):
+    (x,), (d,) = vals, dims
+    perm = (d, *(p + (p >= d) for p in permutation))
+    return transpose_p.bind(x, permutation=perm), 0
+
+
+def _rev_batch(vals, dims, *, dimensions):
+    (x,), (d,) = vals, dims
+    axes = shift_axes(normalize_axes(dimensions, get_aval(x).ndim - 1), d)
+    return rev_p.bind(x, dimensions=axes), d
+
+
+def _concatenate_batch(vals, dims, *, dimension):
+    size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    xs = [bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
+    (axis,) = normalize_axes((dimension,), get_aval(xs[0]).ndim - 1)
+    return concatenate_p.bind(*xs, dimension=axis + 1), 0
+
+
+def _pad_batch(vals, dims, *, padding_config):
+    (x, pv), (dx, dv) = vals, dims
+    if dv is None:
+        config = list(padding_config)
+        config.insert(dx, (0, 0, 0))
+        return pad_p.bind(x, pv, padding_config=tuple(config)), dx
+    # A per-member padding value: pad with zeros, then select the padding value wherever
+    # the (unbatched) mask of operand positions is False.
+    size = get_aval(pv).shape[dv]
+    x = bdim_to_front(x, dx, size)
+    xa = get_aval(x)
+    config = ((0, 0, 0), *padding_config)
+    padded = pad_p.bind(x, np.zeros((), xa.dtype), padding_config=config)
+    ones = broadcast_in_dim_p.bind(np.ones((), bool), shape=xa.shape[1:],
+                                   broadcast_dimensions=())
+    mask = pad_p.bind(ones, np.zeros((), bool), padding_config=tuple(padding_config))
+    pv = convert_element_type_p.bind(moveaxis_v(pv, dv, 0), new_dtype=xa.dtype,
+                                     weak_type=xa.weak_type)
+    nd = get_aval(padded).ndim
+    pv = broadcast_in_dim_p.bind(pv, shape=(size,) + (1,) * (nd - 1), broadcast_dimensions=(0,))
+    return select_n_p.bind(mask, pv, padded), 0
+
+
+_unary_same_bdim(convert_element_type_p)
+bitcast_convert_type_p.batch = _bitcast_batch
+iota_p.batch = _iota_batch
+broadcast_in_dim_p.batch = _broadcast_in_dim_batch
+reshape_p.batch = _reshape_batch
+squeeze_p.batch = _squeeze_batch
+expand_dims_p.batch = _expand_dims_batch
+transpose_p.batch = _transpose_batch
+rev_p.batch = _rev_batch
+concatenate_p.batch = _concatenate_batch
+pad_p.batch = _pad_batch
+_unary_same_bdim(copy_p)
+_unary_same_bdim(stop_gradient_p)

@@ -1,0 +1,292 @@
+"""grad, vjp, jvp, linearize, jacobians, hessian and custom rules, end to end: against
+finite differences, hand-derived NumPy gradients, and the documented conventions."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+import scipy.optimize
+
+import xnp
+from transforms import UnexpectedTracerError
+from transforms.core import ConcretizationTypeError, TracerArrayConversionError
+from transforms.test_util import check_grads
+
+rng = np.random.default_rng(0)
+
+
+def test_grad_of_pytree_params():
+    Params = collections.namedtuple("Params", "w b")
+
+    def loss(params, x):
+        return xnp.sum(xnp.tanh(params["layer"].w @ x + params["layer"].b) ** 2)
+
+    w, b, x = rng.normal(size=(3, 4)), rng.normal(size=3), rng.normal(size=4)
+    params = {"layer": Params(xnp.asarray(w), xnp.asarray(b))}
+    g = xnp.grad(loss)(params, xnp.asarray(x))
+    assert isinstance(g, dict) and isinstance(g["layer"], Params)
+    h = np.tanh(w @ x + b)
+    dz = 2 * h * (1 - h ** 2)
+    np.testing.assert_allclose(g["layer"].w, np.outer(dz, x), rtol=1e-12)
+    np.testing.assert_allclose(g["layer"].b, dz, rtol=1e-12)
+
+
+def test_value_and_grad_argnums_and_has_aux():
+    def f(x, y):
+        return xnp.sum(x * y ** 2), {"norm": xnp.sum(x)}
+
+    x, y = xnp.asarray(np.arange(3.0)), xnp.asarray(np.ones(3) * 2)
+    (value, aux), (gx, gy) = xnp.value_and_grad(f, argnums=(0, 1), has_aux=True)(x, y)
+    assert float(value) == 12.0 and float(aux["norm"]) == 3.0
+    np.testing.assert_array_equal(gx, np.full(3, 4.0))
+    np.testing.assert_array_equal(gy, 2 * np.arange(3.0) * 2)
+
+
+def test_nested_derivatives():
+    f = lambda x: xnp.sin(x) * x ** 3
+    x = 0.7
+    d1 = lambda x: np.cos(x) * x ** 3 + 3 * x ** 2 * np.sin(x)
+    d2 = lambda x: -np.sin(x) * x ** 3 + 6 * x ** 2 * np.cos(x) + 6 * x * np.sin(x)
+    np.testing.assert_allclose(xnp.grad(f)(x), d1(x), rtol=1e-12)
+    np.testing.assert_allclose(xnp.grad(xnp.grad(f))(x), d2(x), rtol=1e-12)
+    _, t = xnp.jvp(xnp.grad(f), (x,), (1.0,))
+    np.testing.assert_allclose(t, d2(x), rtol=1e-12)
+    np.testing.assert_allclose(xnp.grad(xnp.grad(xnp.grad(f)))(x),
+                               (d2(x + 1e-5) - d2(x - 1e-5)) / 2e-5, rtol=1e-6)
+
+
+def test_linearize_matches_jvp():
+    f = lambda x: xnp.exp(x) * xnp.cos(x)
+    x = xnp.asarray(rng.normal(size=4))
+    y, f_jvp = xnp.linearize(f, x)
+    v = xnp.asarray(rng.normal(size=4))
+    np.testing.assert_allclose(f_jvp(v), xnp.jvp(f, (x,), (v,))[1], rtol=1e-12)
+    np.testing.assert_allclose(y, f(x))
+
+
+def test_jacobians_and_hessian():
+    a = rng.normal(size=(3, 3))
+    quad = lambda x: x @ (xnp.asarray(a) @ x)
+    x = xnp.asarray(rng.normal(size=3))
+    np.testing.assert_allclose(xnp.hessian(quad)(x), a + a.T, rtol=1e-12)
+    f = lambda x: xnp.sin(x) * x[0]
+    jf, jr = xnp.jacfwd(f)(x), xnp.jacrev(f)(x)
+    expected = np.diag(np.cos(x) * float(x[0]))
+    expected[:, 0] += np.sin(x)
+    np.testing.assert_allclose(jf, expected, rtol=1e-12)
+    np.testing.assert_allclose(jr, expected, rtol=1e-12)
+
+
+def test_inplace_code_differentiates():
+    def f(x, y):
+        a = xnp.zeros(4)
+        a[1] = x * 2
+        a[1:] += y
+        return (a ** 2).sum()
+
+    x, y = 1.5, xnp.asarray(np.array([0.5, -1.0, 2.0]))
+    gx, gy = xnp.grad(f, argnums=(0, 1))(x, y)
+    a = np.zeros(4)
+    a[1] = 2 * x
+    a[1:] += np.asarray(y)
+    np.testing.assert_allclose(gx, 2 * a[1] * 2)
+    np.testing.assert_allclose(gy, 2 * a[1:])
+
+
+def test_plain_numpy_calls_differentiate():
+    f = lambda x: np.sum(np.sin(x) * x)
+    x = xnp.asarray(np.array([0.1, 0.2]))
+    np.testing.assert_allclose(xnp.grad(f)(x), np.cos(x) * x + np.sin(x), rtol=1e-12)
+
+
+def test_python_control_flow_on_concrete_values():
+    def f(x, n):
+        for _ in range(n):
+            x = xnp.sin(x)
+        if x > 0:           # the primal is concrete under grad, as in autograd
+            return x * 2
+        return -x
+
+    np.testing.assert_allclose(xnp.grad(f)(0.5, 2), 2 * np.cos(np.sin(0.5)) * np.cos(0.5))
+
+
+def test_numpy_conversion_inside_grad_is_an_error():
+    with pytest.raises(TracerArrayConversionError):
+        xnp.grad(lambda x: xnp.asarray(np.asarray(x)).sum())(xnp.asarray(np.ones(2)))
+
+
+def test_errors_say_what_to_do():
+    with pytest.raises(TypeError, match="jacrev"):
+        xnp.grad(lambda x: x * 2)(xnp.asarray(np.ones(2)))
+    with pytest.raises(TypeError, match="int64"):
+        xnp.grad(lambda x: x * 2.0)(xnp.asarray(np.array(3)))
+    with pytest.raises(ValueError, match="out of range"):
+        xnp.grad(lambda x, y: x * y, argnums=2)(1.0, 2.0)
+    with pytest.raises(TypeError, match="argnums"):
+        xnp.grad(lambda x: x, argnums=[[0]])(1.0)
+    leaked = []
+    xnp.grad(lambda x: leaked.append(x) or x * 2)(1.0)
+    with pytest.raises(UnexpectedTracerError):
+        leaked[0] + 1.0
+    with pytest.raises(ConcretizationTypeError):
+        xnp.make_jaxpr(xnp.grad(lambda x: x if x > 0 else -x))(1.0)
+
+
+def test_conventions_at_the_edges():
+    assert float(xnp.grad(xnp.abs)(0.0)) == 0.0
+    assert float(xnp.grad(xnp.sqrt)(0.0)) == np.inf
+    np.testing.assert_allclose(xnp.grad(lambda x: xnp.maximum(x, 1.0))(1.0), 0.5)
+    g = xnp.grad(lambda x: xnp.max(x))(xnp.asarray(np.array([1.0, 3.0, 3.0])))
+    np.testing.assert_allclose(g, [0.0, 0.5, 0.5])
+
+    def safe_log(x):                                     # the double-where pattern
+        ok = x > 0
+        return xnp.where(ok, xnp.log(xnp.where(ok, x, 1.0)), 0.0)
+    g = xnp.grad(lambda x: xnp.sum(safe_log(x)))(xnp.asarray(np.array([0.0, 2.0])))
+    np.testing.assert_allclose(g, [0.0, 0.5])
+    assert np.isfinite(np.asarray(g)).all()
+
+
+def test_complex_conventions():
+    z = xnp.asarray(np.array(1.0 + 2.0j))
+    # holomorphic: the derivative itself (conjugate of the cotangent convention)
+    np.testing.assert_allclose(xnp.grad(lambda z: z ** 2, holomorphic=True)(z), 2 * z)
+    # real-valued function of complex input: JAX's convention, grad = conj(df/dz) * 2...
+    g = xnp.grad(lambda z: xnp.real(z * xnp.conj(z)))(z)
+    np.testing.assert_allclose(g, 2 * np.conj(complex(z)))
+    check_grads(lambda z: xnp.sin(z) * xnp.exp(z), (np.array([0.3 + 0.2j, -1 + 1j]),))
+
+
+def test_custom_jvp_rule_is_used_and_survives_nesting():
+    calls = []
+
+    @xnp.custom_jvp
+    def f(x):
+        if float(x) > 0:            # Python control flow inside still works eagerly
+            return xnp.sin(x)
+        return x
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        calls.append(1)
+        (x,), (t,) = primals, tangents
+        return f(x), 10.0 * t
+
+    assert float(xnp.grad(f)(1.0)) == 10.0 and calls
+    assert float(xnp.grad(lambda x: f(x) * 2)(1.0)) == 20.0
+    _, t = xnp.jvp(f, (1.0,), (1.0,))
+    assert float(t) == 10.0
+
+
+def test_custom_jvp_defjvps_and_nondiff_argnums():
+    def g(n, x):
+        return x ** n
+    g = xnp.custom_jvp(g, nondiff_argnums=(0,))
+
+    @g.defjvp
+    def g_jvp(n, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return g(n, x), n * x ** (n - 1) * t
+
+    np.testing.assert_allclose(xnp.grad(lambda x: g(3, x))(2.0), 12.0)
+
+    h = xnp.custom_jvp(lambda x, y: x * y)
+    h.defjvps(lambda tx, ans, x, y: tx * y, lambda ty, ans, x, y: ty * x * 0)
+    np.testing.assert_allclose(xnp.grad(h, argnums=(0, 1))(2.0, 3.0), (3.0, 0.0))
+
+
+def test_custom_vjp_with_pytree_residuals():
+    @xnp.custom_vjp
+    def clip_gradient(x, lo):
+        return x * 1.0
+
+    def fwd(x, lo):
+        return x * 1.0, {"lo": lo}
+
+    def bwd(res, g):
+        return (xnp.clip(g, res["lo"], -res["lo"]), None)
+
+    clip_gradient.defvjp(fwd, bwd)
+    g = xnp.grad(lambda x: xnp.sum(clip_gradient(x, -0.5) * 3.0))(
+        xnp.asarray(np.ones(2)))
+    np.testing.assert_allclose(g, [0.5, 0.5])
+    with pytest.raises(TypeError, match="forward-mode"):
+        xnp.jvp(lambda x: clip_gradient(x, -0.5), (1.0,), (1.0,))
+
+
+def test_custom_rules_inside_xnp_are_stable():
+    assert np.isfinite(float(xnp.grad(lambda x: xnp.hypot(x, x))(0.0)))
+    np.testing.assert_allclose(xnp.grad(lambda x: xnp.logaddexp(x, x))(1000.0), 1.0)
+    np.testing.assert_allclose(xnp.grad(xnp.sinc)(0.0), 0.0, atol=1e-12)
+    check_grads(lambda x: xnp.hypot(x, 2 * x), (np.array([0.5, 1.5]),), order=2)
+
+
+def _softmax_xent_numpy(w, x, y):
+    logits = x @ w
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    n = x.shape[0]
+    loss = -np.log(p[np.arange(n), y]).mean()
+    p[np.arange(n), y] -= 1
+    return loss, x.T @ p / n
+
+
+def test_logistic_regression_reaches_hand_derived_loss():
+    x = rng.normal(size=(64, 5))
+    y = (x @ rng.normal(size=5) > 0).astype(np.int64)
+    ya = np.stack([1 - y, y], axis=1).astype(float)
+
+    def loss(w, x, ya):
+        logits = x @ w
+        logits = logits - xnp.max(logits, axis=1, keepdims=True)
+        logp = logits - xnp.log(xnp.sum(xnp.exp(logits), axis=1, keepdims=True))
+        return -xnp.mean(xnp.sum(logp * ya, axis=1))
+
+    w_x, w_np = xnp.zeros((5, 2)), np.zeros((5, 2))
+    for _ in range(50):
+        w_x = w_x - 0.5 * xnp.grad(loss)(w_x, xnp.asarray(x), xnp.asarray(ya))
+        w_np = w_np - 0.5 * _softmax_xent_numpy(w_np, x, y)[1]
+    np.testing.assert_allclose(w_x, w_np, rtol=1e-10)
+    np.testing.assert_allclose(loss(w_x, xnp.asarray(x), xnp.asarray(ya)),
+                               _softmax_xent_numpy(w_np, x, y)[0], rtol=1e-10)
+
+
+def test_mlp_training_matches_hand_written_backprop():
+    x = rng.normal(size=(32, 4))
+    t = rng.normal(size=(32, 1))
+    w1, w2 = rng.normal(size=(4, 8)) * 0.5, rng.normal(size=(8, 1)) * 0.5
+
+    def loss(params, x, t):
+        w1, w2 = params
+        h = xnp.tanh(x @ w1)
+        return xnp.mean((h @ w2 - t) ** 2)
+
+    def numpy_grads(w1, w2):
+        h = np.tanh(x @ w1)
+        err = 2 * (h @ w2 - t) / len(x)
+        gw2 = h.T @ err
+        gh = err @ w2.T * (1 - h ** 2)
+        return x.T @ gh, gw2
+
+    p = (xnp.asarray(w1), xnp.asarray(w2))
+    for _ in range(20):
+        g = xnp.grad(loss)(p, xnp.asarray(x), xnp.asarray(t))
+        p = tuple(a - 0.1 * b for a, b in zip(p, g))
+        gw1, gw2 = numpy_grads(w1, w2)
+        w1, w2 = w1 - 0.1 * gw1, w2 - 0.1 * gw2
+    np.testing.assert_allclose(p[0], w1, rtol=1e-10)
+    np.testing.assert_allclose(p[1], w2, rtol=1e-10)
+
+
+def test_scipy_minimize_with_xnp_gradient():
+    def rosen(x):
+        return xnp.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+    fun = lambda x: float(rosen(xnp.asarray(x)))
+    jac = lambda x: np.asarray(xnp.grad(rosen)(xnp.asarray(x)))
+    res = scipy.optimize.minimize(fun, np.array([-1.2, 1.0, 0.5]), jac=jac, method="BFGS")
+    assert res.success
+    np.testing.assert_allclose(res.x, np.ones(3), atol=1e-4)

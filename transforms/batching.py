@@ -1,0 +1,214 @@
+"""vmap: automatic batching by a trace whose tracers carry a batch dimension.
+
+A :class:`BatchTracer` holds a value with one extra dimension, at position ``bdim`` (or
+``None`` when the value is the same for every batch member). Each primitive's ``batch``
+rule, ``rule(values, bdims, **params) -> (out, out_bdim)``, computes the batched result
+with ordinary primitives; no rule loops over the batch.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from transforms import core
+from transforms.core import Trace, Tracer, get_aval
+from transforms.tree import tree_flatten, tree_unflatten
+
+__all__ = ["vmap", "BatchTrace", "BatchTracer", "not_mapped"]
+
+not_mapped = None
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("val", "bdim")
+
+    def __init__(self, trace, val, bdim):
+        self._trace, self.val, self.bdim = trace, val, bdim
+
+    @property
+    def aval(self):
+        a = get_aval(self.val)
+        if self.bdim is None:
+            return a
+        shape = a.shape[:self.bdim] + a.shape[self.bdim + 1:]
+        return a.update(shape=shape)
+
+    def to_concrete(self):
+        return None
+
+
+class BatchTrace(Trace):
+    __slots__ = ("axis_size", "axis_name")
+
+    def __init__(self, axis_size: int, axis_name: Any = None):
+        super().__init__()
+        self.axis_size, self.axis_name = axis_size, axis_name
+
+    def lift(self, x):
+        if type(x) is BatchTracer and x._trace is self:
+            return x.val, x.bdim
+        if isinstance(x, Tracer):
+            core.check_alive(x)
+        return x, None
+
+    def process_primitive(self, prim, args, params):
+        vals, dims = [], []
+        for x in args:
+            v, d = self.lift(x)
+            vals.append(v)
+            dims.append(d)
+        state = core._state
+        state.trace = self.parent
+        try:
+            if all(d is None for d in dims) and not getattr(prim, "collective", False):
+                return prim.bind(*vals, **params)
+            if prim.batch is None:
+                raise TypeError(f"Batching rule for '{prim.name}' not implemented")
+            rule_params = dict(params, _axis=self) if getattr(prim, "collective", False) \
+                else params
+            out, out_dim = prim.batch(vals, dims, **rule_params)
+        finally:
+            state.trace = self
+        if prim.multiple_results:
+            return [self._pack(o, d) for o, d in zip(out, out_dim)]
+        return self._pack(out, out_dim)
+
+    def _pack(self, val, bdim):
+        return val if bdim is None else BatchTracer(self, val, bdim)
+
+    def process_custom(self, kind, args, params):
+        from transforms.custom_derivatives import batch_custom
+        return batch_custom(self, kind, args, params)
+
+
+def _moveaxis(v, src, dst):
+    from xnp.lax._batch_util import moveaxis_v
+    return moveaxis_v(v, src, dst)
+
+
+def _broadcast_batch(v, size, axis):
+    from xnp.lax._batch_util import broadcast_batch_v
+    return broadcast_batch_v(v, size, axis)
+
+
+def _flatten_axes(what: str, tree, axes):
+    """Broadcast a prefix pytree of axes to the leaves of ``tree``."""
+    leaves, treedef = tree_flatten(tree)
+    if axes is None or isinstance(axes, int):
+        return [axes] * len(leaves)
+    try:
+        return treedef.flatten_up_to(axes)
+    except Exception:
+        pass
+    proxy = tree_unflatten(treedef, list(range(len(leaves))))
+    out = [None] * len(leaves)
+
+    def assign(sub_axes, sub_tree):
+        if sub_axes is None or isinstance(sub_axes, int):
+            for i in tree_flatten(sub_tree)[0]:
+                out[i] = sub_axes
+            return
+        if type(sub_axes) is not type(sub_tree) and not (
+                isinstance(sub_axes, (list, tuple)) and isinstance(sub_tree, (list, tuple))):
+            raise ValueError(f"vmap {what} specification must be a tree prefix of the "
+                             f"corresponding value, got {axes!r} for {treedef}")
+        keys = sub_tree.keys() if isinstance(sub_tree, dict) else range(len(sub_tree))
+        if isinstance(sub_tree, dict) and set(sub_axes) != set(sub_tree):
+            raise ValueError(f"vmap {what}: dict keys {sorted(sub_axes)} do not match "
+                             f"{sorted(sub_tree)}")
+        if not isinstance(sub_tree, dict) and len(sub_axes) != len(sub_tree):
+            raise ValueError(f"vmap {what} specification {axes!r} does not match the "
+                             f"structure {treedef}")
+        for k in keys:
+            assign(sub_axes[k], sub_tree[k])
+    assign(axes, proxy)
+    return out
+
+
+def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
+         axis_name: Any = None) -> Callable:
+    """Vectorise ``fun`` over an axis of its arguments, as JAX's ``vmap``.
+
+    ``in_axes``/``out_axes``: an int (negative allowed), None (not mapped), or a pytree
+    prefix of the arguments/outputs. Keyword arguments are mapped along axis 0.
+    ``axis_name`` names the axis for collectives (psum, pmean, ...).
+    """
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+
+    @functools.wraps(fun)
+    def batched(*args, **kwargs):
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(f"vmap in_axes must be an int, None, or a tuple of entries "
+                             f"corresponding to the positional arguments passed to the "
+                             f"function, but got len(in_axes)={len(in_axes)}, "
+                             f"len(args)={len(args)}")
+        axes = _flatten_axes("in_axes", args, in_axes if isinstance(in_axes, tuple)
+                             else (in_axes,) * len(args) if args else ())
+        leaves, in_tree = tree_flatten((args, kwargs))
+        axes = axes + [0] * (len(leaves) - len(axes))
+        values = [core.unwrap(x) for x in leaves]
+        size = _axis_size(values, axes, axis_size, args)
+        with core.new_trace(BatchTrace(size, axis_name)) as trace:
+            ins = []
+            for leaf, v, ax in zip(leaves, values, axes):
+                if ax is None:
+                    ins.append(leaf)      # unmapped leaves reach fun unchanged
+                    continue
+                nd = get_aval(v).ndim
+                if not -nd <= ax < nd:
+                    raise ValueError(f"vmap was requested to map its argument along axis "
+                                     f"{ax}, which implies that its rank should be at least "
+                                     f"{ax + 1 if ax >= 0 else -ax}, but is only {nd}")
+                ins.append(core.wrap(BatchTracer(trace, v, ax % nd)))
+            a, kw = tree_unflatten(in_tree, ins)
+            out = fun(*a, **kw)
+            out_leaves, out_tree = tree_flatten(out)
+            outs = [trace.lift(core.unwrap(o)) for o in out_leaves]
+        oaxes = _flatten_axes("out_axes", out, out_axes)
+        results = []
+        for (v, d), ax in zip(outs, oaxes):
+            if ax is None:
+                if d is not None:
+                    raise ValueError("vmap has mapped output but out_axes is None")
+                results.append(core.wrap(v))
+                continue
+            nd = get_aval(v).ndim + (d is None)
+            if not -nd <= ax < nd:
+                raise ValueError(f"vmap out_axes {ax} is out of range for an output of "
+                                 f"rank {nd}")
+            v = _broadcast_batch(v, size, ax % nd) if d is None else \
+                _moveaxis(v, d, ax % nd)
+            results.append(core.wrap(v))
+        return tree_unflatten(out_tree, results)
+    return batched
+
+
+def _axis_size(values, axes, axis_size, args):
+    sizes = {}
+    for i, (v, ax) in enumerate(zip(values, axes)):
+        if ax is None:
+            continue
+        shape = get_aval(v).shape
+        if not shape:
+            raise ValueError(f"vmap was requested to map its argument along axis {ax}, "
+                             "which implies that its rank should be at least 1, but is "
+                             "only 0 (its shape is ())")
+        if not -len(shape) <= ax < len(shape):
+            raise ValueError(f"vmap was requested to map its argument along axis {ax}, "
+                             f"which implies that its rank should be at least "
+                             f"{ax + 1 if ax >= 0 else -ax}, but is only {len(shape)} "
+                             f"(its shape is {shape})")
+        sizes[i] = shape[ax]
+    distinct = set(sizes.values())
+    if axis_size is not None:
+        distinct.add(axis_size)
+    if len(distinct) > 1:
+        detail = "; ".join(f"argument leaf {i} has size {n}" for i, n in sizes.items())
+        raise ValueError(f"vmap got inconsistent sizes for the array axes to be mapped: "
+                         f"{detail}" + (f"; axis_size={axis_size}" if axis_size else ""))
+    if not distinct:
+        raise ValueError("vmap must have at least one non-None value in in_axes, or be "
+                         "given axis_size")
+    return distinct.pop()

@@ -1,0 +1,90 @@
+"""Helpers for writing batching rules next to each primitive's declaration.
+
+A rule receives values and their batch dimensions (an int, or None when unbatched) and
+returns the batched result and its batch dimension, binding only primitives.
+"""
+
+from __future__ import annotations
+
+from transforms.core import get_aval
+
+__all__ = ["moveaxis_v", "broadcast_batch_v", "bdim_to_front", "batch_elementwise",
+           "batch_unary_axes", "shift_axes"]
+
+
+def _lax():
+    from xnp import lax
+    return lax
+
+
+def moveaxis_v(v, src: int, dst: int):
+    """Move dimension ``src`` of ``v`` to position ``dst`` (a transpose, or nothing)."""
+    if src == dst:
+        return v
+    nd = get_aval(v).ndim
+    perm = [d for d in range(nd) if d != src]
+    perm.insert(dst, src)
+    return _lax().transpose_p.bind(v, permutation=tuple(perm))
+
+
+def broadcast_batch_v(v, size: int, axis: int):
+    """Insert a new dimension of ``size`` at ``axis`` (an unbatched value made batched)."""
+    a = get_aval(v)
+    shape = a.shape[:axis] + (size,) + a.shape[axis:]
+    dims = tuple(d if d < axis else d + 1 for d in range(a.ndim))
+    return _lax().broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=dims)
+
+
+def bdim_to_front(v, bdim, size: int):
+    """``v`` with its batch dimension first (materialised by broadcasting if None)."""
+    if bdim is None:
+        return broadcast_batch_v(v, size, 0)
+    return moveaxis_v(v, bdim, 0)
+
+
+def shift_axes(axes, bdim: int) -> tuple:
+    """Axes of the unbatched operand, renumbered for an operand batched at ``bdim``."""
+    return tuple(a + (a >= bdim) for a in axes)
+
+
+def batch_elementwise(prim):
+    """Batching for NumPy-style broadcasting primitives: batched operands get their batch
+    dimension in front, padded with size-1 dimensions to the common rank; unbatched ones
+    broadcast from the right as they would have anyway."""
+    def rule(vals, dims, **params):
+        ranks = [get_aval(v).ndim - (d is not None) for v, d in zip(vals, dims)]
+        rank = max(ranks)
+        first = next(d for d in dims if d is not None)
+        same = all(d == first for d in dims if d is not None)
+        if same and all(r == rank for r, d in zip(ranks, dims) if d is not None) and \
+                all(d is not None or r <= rank - first for r, d in zip(ranks, dims)):
+            return prim.bind(*vals, **params), first
+        lax = _lax()
+        out = []
+        for v, d, r in zip(vals, dims, ranks):
+            if d is None:
+                out.append(v)
+                continue
+            v = moveaxis_v(v, d, 0)
+            if r < rank:
+                shape = get_aval(v).shape
+                v = lax.reshape_p.bind(v, new_sizes=(shape[0],) + (1,) * (rank - r)
+                                       + shape[1:])
+            out.append(v)
+        return prim.bind(*out, **params), 0
+    prim.batch = rule
+    return rule
+
+
+def batch_unary_axes(prim, *names: str):
+    """Batching for one-operand primitives whose parameters ``names`` are axis tuples
+    (or a single axis): the batch dimension stays where it is, the axes shift."""
+    def rule(vals, dims, **params):
+        (v,), (d,) = vals, dims
+        new = dict(params)
+        for n in names:
+            p = params[n]
+            new[n] = shift_axes(p, d) if isinstance(p, tuple) else p + (p >= d)
+        return prim.bind(v, **new), d
+    prim.batch = rule
+    return rule
