@@ -37,6 +37,9 @@ class OpInfo:
     traceable: bool = True                      # False: output shape depends on values
     errors: list = dataclasses.field(default_factory=list)   # Samples NumPy rejects
     differentiable: bool = True
+    # The derivative does not exist where the output is 0 (sqrt-like: std, norms):
+    # gradient checks skip such samples.
+    kink_at_zero_output: bool = False
     id: str | None = None                       # distinguishes entries for one name
 
     def __post_init__(self):

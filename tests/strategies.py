@@ -53,7 +53,7 @@ def elements(dtype: np.dtype, *, finite=False, min_value=None, max_value=None,
     bounded = min_value is not None or max_value is not None
     s = st.floats(min_value=min_value, max_value=max_value, allow_nan=not finite and not
                   bounded, allow_infinity=not finite and not bounded, width=width,
-                  allow_subnormal=True)
+                  allow_subnormal=not bounded or (min_value is None or min_value <= 0))
     if edges and not bounded:
         with np.errstate(over="ignore"):
             picks = [float(dtype.type(v)) for v in FLOAT_EDGES]

@@ -290,3 +290,12 @@ def test_scipy_minimize_with_xnp_gradient():
     res = scipy.optimize.minimize(fun, np.array([-1.2, 1.0, 0.5]), jac=jac, method="BFGS")
     assert res.success
     np.testing.assert_allclose(res.x, np.ones(3), atol=1e-4)
+
+
+def test_remainder_derivatives_away_from_jumps():
+    x, y = np.array([5.3, -5.3, 2.2]), np.array([2.0, 2.0, -0.7])
+    for f in (xnp.mod, xnp.fmod, xnp.remainder, lambda a, b: xnp.divmod(a, b)[1]):
+        check_grads(f, (x, y), order=2)
+    gx, gy = xnp.grad(lambda a, b: xnp.sum(xnp.mod(a, b)), argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(gx, np.ones(3))
+    np.testing.assert_allclose(gy, -np.floor(x / y))

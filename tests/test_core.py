@@ -12,7 +12,10 @@ import pytest
 import xnp
 from transforms import core
 from transforms.core import (
-    ConcretizationTypeError, ShapedArray, TracerArrayConversionError, UnexpectedTracerError,
+    ConcretizationTypeError,
+    ShapedArray,
+    TracerArrayConversionError,
+    UnexpectedTracerError,
 )
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr
 from xnp import lax

@@ -96,7 +96,7 @@ EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize("tree", EXAMPLES, ids=repr)
+@pytest.mark.parametrize("tree", EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))])
 def test_round_trip(tree):
     leaves, treedef = tree_flatten(tree)
     assert treedef.num_leaves == len(leaves)

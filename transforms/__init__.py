@@ -14,6 +14,7 @@ from transforms.autodiff import (  # noqa: F401
     value_and_grad,
     vjp,
 )
+from transforms.batching import vmap  # noqa: F401
 from transforms.core import (  # noqa: F401
     ConcretizationTypeError,
     Primitive,
@@ -24,7 +25,6 @@ from transforms.core import (  # noqa: F401
     UnexpectedTracerError,
     get_aval,
 )
-from transforms.batching import vmap  # noqa: F401
 from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
 from transforms.tree import (  # noqa: F401

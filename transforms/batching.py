@@ -163,6 +163,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
                                      f"{ax + 1 if ax >= 0 else -ax}, but is only {nd}")
                 ins.append(core.wrap(BatchTracer(trace, v, ax % nd)))
             a, kw = tree_unflatten(in_tree, ins)
+            # An argument mapped nowhere reaches fun as the very object passed in (a
+            # rebuilt dict would have its keys sorted).
+            a = tuple(orig if ax is None else new for orig, new, ax in
+                      zip(args, a, in_axes if isinstance(in_axes, tuple) else
+                          (in_axes,) * len(args)))
             out = fun(*a, **kw)
             out_leaves, out_tree = tree_flatten(out)
             outs = [trace.lift(core.unwrap(o)) for o in out_leaves]

@@ -95,16 +95,30 @@ def dtype_short_name(dtype: np.dtype) -> str:
     return f"{kind}{dtype.itemsize * 8}"
 
 
+_new_object = object.__new__
+
+
+def _strong_aval(shape: tuple, dtype: np.dtype) -> ShapedArray:
+    """A ShapedArray from an already-normalised shape and dtype (the hot path)."""
+    a = _new_object(ShapedArray)
+    a.shape, a.dtype, a.weak_type = shape, dtype, False
+    return a
+
+
 def get_aval(x) -> ShapedArray:
     """The abstract value of a tracer, a NumPy array or scalar, or a Python scalar."""
+    t = type(x)
+    if t is np.ndarray:
+        return _strong_aval(x.shape, x.dtype)
     if isinstance(x, Tracer):
         return x.aval
-    t = type(x)
     if t in _PY_SCALAR_DTYPES:
         return ShapedArray((), _PY_SCALAR_DTYPES[t], weak_type=True)
     if t in _handle_types:
         return get_aval(x._value)
-    if isinstance(x, (np.ndarray, np.generic)):
+    if t is np.ndarray or isinstance(x, np.generic):
+        return _strong_aval(x.shape, x.dtype)
+    if isinstance(x, np.ndarray):
         return ShapedArray(x.shape, x.dtype, False)
     if hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape"):
         return ShapedArray(x.shape, x.dtype, False)

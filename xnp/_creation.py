@@ -124,9 +124,8 @@ def _shape(shape) -> tuple:
     return shape
 
 
-def _filled(shape: tuple, fill, dt: np.dtype):
-    """``fill`` (a value already of dtype ``dt``) broadcast to ``shape``, never aliasing
-    a caller's NumPy array."""
+def _filled(shape: tuple, fill):
+    """``fill`` broadcast to ``shape``, never aliasing a caller's NumPy array."""
     out = broadcast_to_v(fill, shape)
     return lax.copy_p.bind(out) if out is fill and not isinstance(out, Tracer) else out
 
@@ -165,18 +164,14 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     of ``dtype`` or else the fill value's dtype."""
     shape = _shape(shape)
     fill = _fill_value(fill_value, to_dtype(dtype))
-    return wrap(_filled(shape, fill, dtype_of(fill)))
+    return wrap(_filled(shape, fill))
 
 
 def _like(a, dtype, shape):
-    """(shape, dtype) of a ``*_like`` result; ``a``'s data are never read."""
-    v = raw(a)
-    dt = to_dtype(dtype) if dtype is not None else (
-        np.asarray(v).dtype if type(v) in _PY_SCALARS or isinstance(v, (list, tuple))
-        else dtype_of(v))
-    if shape is None:
-        shape = shape_v(v) if not isinstance(v, (list, tuple)) else np.shape(v)
-    return _shape(shape), dt
+    """(shape, dtype) of a ``*_like`` result."""
+    v = value(a)
+    dt = dtype_of(v) if dtype is None else to_dtype(dtype)
+    return _shape(shape_v(v) if shape is None else shape), dt
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
@@ -202,7 +197,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None) -> ndarray:
     """``fill_value`` broadcast to the shape of ``a``, cast (unsafely) to its dtype."""
     shape, dt = _like(a, dtype, shape)
-    return wrap(_filled(shape, _fill_value(fill_value, dt), dt))
+    return wrap(_filled(shape, _fill_value(fill_value, dt)))
 
 
 # --- ranges -------------------------------------------------------------------------------------
@@ -372,15 +367,19 @@ def linspace_v(start, stop, num, endpoint, dtype, axis, retstep=False):
         last = lax.reshape_p.bind(broadcast_to_v(cast_v(e, dt), shape_v(y)[1:]),
                                   new_sizes=(1, *shape_v(y)[1:]))
         y = concat_v([slice_axis_v(y, 0, 0, num - 1), last], 0)
-    nd = len(shape_v(y))
-    axis = normalize_axis(axis, nd)
-    if axis:
-        y = transpose_v(y, [*range(1, axis + 1), 0, *range(axis + 1, nd)])
+    y = _samples_to(y, axis)
     out_dt = dt if dtype is None else to_dtype(dtype)
     if out_dt.kind in "iu":
         y = lax.floor_p.bind(y)
     y = cast_v(y, out_dt)
     return (y, step) if retstep else y
+
+
+def _samples_to(y, axis):
+    """Move the sample axis (the first) of a range to ``axis``."""
+    nd = len(shape_v(y))
+    axis = normalize_axis(axis, nd)
+    return transpose_v(y, [*range(1, axis + 1), 0, *range(axis + 1, nd)]) if axis else y
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
@@ -438,11 +437,7 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None,
             y = concat_v([ends[0], slice_axis_v(y, 0, 1, num - 1), ends[1]], 0)
         else:
             y = concat_v([ends[0], slice_axis_v(y, 0, 1, num)], 0)
-    y = cast_v(lax.mul_p.bind(y, sign), dt)
-    nd = len(shape_v(y))
-    axis = normalize_axis(axis, nd)
-    if axis:
-        y = transpose_v(y, [*range(1, axis + 1), 0, *range(axis + 1, nd)])
+    y = _samples_to(cast_v(lax.mul_p.bind(y, sign), dt), axis)
     return wrap(y if dtype is None else cast_v(y, to_dtype(dtype)))
 
 

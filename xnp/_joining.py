@@ -43,7 +43,7 @@ __all__ = [
 
 
 # --- joining ----------------------------------------------------------------------------------
-def _items(arrays, what: str) -> list:
+def _items(arrays) -> list:
     """The values of a sequence of arrays; an array counts as the sequence of its rows."""
     if isinstance(arrays, (ndarray, np.ndarray, Tracer)):
         v = raw(arrays)
@@ -76,8 +76,7 @@ def concatenate_v(values: list, axis, dt):
     if not values:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
-        values = [flatten_v(v)
-                  for v in values]
+        values = [flatten_v(v) for v in values]
         axis = 0
     shapes = [shape_v(v) for v in values]
     nd = len(shapes[0])
@@ -124,7 +123,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
-    values = _items(arrays, "concatenate")
+    values = _items(arrays)
     if not values:
         raise ValueError("need at least one array to concatenate")
     dt = _join_dtype(values, dtype, casting, out)
@@ -142,7 +141,7 @@ def stack(arrays, axis: int = 0, out=None, *, dtype=None,
     if out is not None and dtype is not None:
         raise TypeError("stack() only takes `out` or `dtype` as an argument, but both were "
                         "provided.")
-    values = [value(v) for v in _items(arrays, "stack")]
+    values = [value(v) for v in _items(arrays)]
     if not values:
         raise ValueError("need at least one array to stack")
     shape = shape_v(values[0])
@@ -168,7 +167,7 @@ def unstack(x, /, *, axis: int = 0) -> tuple:
 
 
 def _stack_values(tup, ndim):
-    return [atleast_v(value(v), ndim) for v in _items(tup, "stack")]
+    return [atleast_v(value(v), ndim) for v in _items(tup)]
 
 
 def hstack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
@@ -192,7 +191,7 @@ def dstack(tup) -> ndarray:
     """Stack along the third axis after making inputs at least 3-d (``(n,)`` becomes
     ``(1, n, 1)``)."""
     from xnp._manipulation import atleast_3d
-    values = [raw(atleast_3d(wrap(value(v)))) for v in _items(tup, "dstack")]
+    values = [raw(atleast_3d(wrap(value(v)))) for v in _items(tup)]
     if not values:
         raise ValueError("need at least one array to concatenate")
     return wrap(concatenate_v(values, 2, result_type(*values)))
@@ -201,7 +200,7 @@ def dstack(tup) -> ndarray:
 def column_stack(tup) -> ndarray:
     """Stack 1-d arrays as columns of a 2-d array (2-d inputs as they are)."""
     values = []
-    for v in _items(tup, "column_stack"):
+    for v in _items(tup):
         v = value(v)
         if len(shape_v(v)) < 2:
             v = transpose_v(atleast_v(v, 2), None)

@@ -165,7 +165,7 @@ _DELEGATED = [
     "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
     "cumsum", "cumprod", "clip", "round", "conj", "conjugate", "copy", "dot", "argsort",
     "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
-    "searchsorted", "ptp", "compress", "choose", "argpartition", "put",
+    "searchsorted", "ptp", "choose", "argpartition", "put",
 ]
 
 
@@ -173,6 +173,8 @@ def _install_methods():
     for name in _DELEGATED:
         if hasattr(xnp, name):
             setattr(ndarray, name, _delegate(name))
+    ndarray.compress = lambda self, condition, axis=None, out=None: xnp.compress(
+        condition, self, axis=axis, out=out)
     ndarray.reshape = _reshape
     ndarray.transpose = _transpose
     ndarray.astype = _astype

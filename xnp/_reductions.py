@@ -177,6 +177,11 @@ def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, 
 def sum(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = False,
         initial=None, where=True) -> ndarray:
     """Sum of elements over ``axis``; bools and small ints accumulate in (u)int64."""
+    if axis is None and dtype is None and out is None and initial is None and \
+            where is True and not keepdims and isinstance(a, ndarray):
+        v = a._value        # the common call: one primitive, no argument processing
+        if v.dtype.kind in "fc":
+            return wrap(lax.reduce_sum_p.bind(v, axes=tuple(range(v.ndim))))
     return _accumulating("sum", lax.reduce_sum_p, lax.add_p, 0, a, axis, dtype, out,
                          keepdims, initial, where)
 

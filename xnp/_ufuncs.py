@@ -203,6 +203,14 @@ def _remainder(x, y):
     return r
 
 
+def _power(x, y):
+    # x ** 2 with a Python int exponent on inexact x: integer_pow has the cheaper
+    # derivative (no log x term) and is what NumPy computes for it anyway.
+    if type(y) is int and dtype_of(x).kind in "fc":
+        return lax.integer_pow_p.bind(x, y=y)
+    return lax.pow_p.bind(x, y)
+
+
 def _divmod(x, y):
     return lax.floor_divide_p.bind(x, y), _remainder(x, y)
 
@@ -234,7 +242,7 @@ def _hypot(x, y):
     return _select(inf, cast_v(np.inf, dtype_of(r)), r)
 
 
-def _with_custom_jvp(raw_fn, tangent_rule):
+def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
     """``raw_fn`` (on values) with a custom JVP: ``tangent_rule(ans, tangents, *values)``.
     Used where the composed derivative is wrong at kinks of its parts (max/abs ties)."""
     from transforms.custom_derivatives import custom_jvp
@@ -248,7 +256,8 @@ def _with_custom_jvp(raw_fn, tangent_rule):
         return wrap(ans), wrap(tangent_rule(ans, [raw(t) for t in tangents], *xs))
 
     def call(*values):
-        return fn(*values)._value
+        # Cast to NumPy's loop dtypes first, so the rule sees only inexact inputs.
+        return fn(*_in_loop(np_ufunc, *values))._value
     call.__name__ = raw_fn.__name__
     return call
 
@@ -354,6 +363,8 @@ def _modf(x):
 def _spacing(x):
     (x,) = _in_loop(np.spacing, x)
     toward = _copysign(cast_v(np.inf, dtype_of(x)), x)
+    # Piecewise constant in x: its derivative is zero, not that of the subtraction.
+    x = lax.stop_gradient_p.bind(x)
     return lax.sub_p.bind(lax.nextafter_p.bind(x, toward), x)
 
 
@@ -393,7 +404,7 @@ _TABLE = {
     "fmod": (B(lax.rem_p), np.fmod), "frexp": (_frexp, np.frexp),
     "gcd": (B(lax.gcd_p), np.gcd), "greater": (B(lax.gt_p), np.greater),
     "greater_equal": (B(lax.ge_p), np.greater_equal), "heaviside": (_heaviside, np.heaviside),
-    "hypot": (_with_custom_jvp(_hypot, _hypot_tangent), np.hypot),
+    "hypot": (_with_custom_jvp(_hypot, _hypot_tangent, np.hypot), np.hypot),
     "invert": (B(lax.not_p), np.invert),
     "isfinite": (B(lax.is_finite_p), np.isfinite), "isinf": (_isinf, np.isinf),
     "isnan": (B(lax.is_nan_p), np.isnan), "lcm": (_lcm, np.lcm), "ldexp": (_ldexp, np.ldexp),
@@ -402,9 +413,11 @@ _TABLE = {
     "log10": (B(lax.log10_p), np.log10), "log1p": (B(lax.log1p_p), np.log1p),
     "log2": (B(lax.log2_p), np.log2),
     "logaddexp": (_with_custom_jvp(_logaddexp_base(lax.exp_p, 1),
-                                   _logaddexp_tangent(lax.exp_p)), np.logaddexp),
+                                   _logaddexp_tangent(lax.exp_p), np.logaddexp),
+                  np.logaddexp),
     "logaddexp2": (_with_custom_jvp(_logaddexp_base(lax.exp2_p, 1 / math.log(2)),
-                                    _logaddexp_tangent(lax.exp2_p)), np.logaddexp2),
+                                    _logaddexp_tangent(lax.exp2_p), np.logaddexp2),
+                   np.logaddexp2),
     "logical_and": (_logical(lax.and_p), np.logical_and),
     "logical_not": (_logical(lax.not_p), np.logical_not),
     "logical_or": (_logical(lax.or_p), np.logical_or),
@@ -414,7 +427,7 @@ _TABLE = {
     "negative": (B(lax.neg_p), np.negative),
     "nextafter": (B(lax.nextafter_p), np.nextafter),
     "not_equal": (B(lax.ne_p), np.not_equal), "positive": (_positive, np.positive),
-    "power": (B(lax.pow_p), np.power),
+    "power": (_power, np.power),
     "rad2deg": (_scaled(np.rad2deg, 180 / math.pi), np.rad2deg),
     "reciprocal": (_reciprocal, np.reciprocal), "remainder": (_remainder, np.remainder),
     "right_shift": (_right_shift, np.right_shift), "rint": (B(lax.round_p), np.rint),

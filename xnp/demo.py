@@ -45,7 +45,23 @@ def main() -> None:
 
     print("\n== the same code staged into a jaxpr (xnp.make_jaxpr) ==")
     print(np.make_jaxpr(normalize_rows)(x))
-    print(np.make_jaxpr(softmax_cross_entropy)(w, x, labels))
+
+    print("\n== differentiated (xnp.grad) ==")
+    g = np.grad(softmax_cross_entropy)(w, x, labels)
+    print(g)
+    eps = 1e-6
+    bump = numpy.zeros((3, 2))
+    bump[0, 1] = eps
+    fd = (float(softmax_cross_entropy(w + bump, x, labels))
+          - float(softmax_cross_entropy(w - bump, x, labels))) / (2 * eps)
+    print(f"d loss / d w[0, 1]: grad {float(g[0, 1]):.8f}, finite differences {fd:.8f}")
+
+    print("\n== batched (xnp.vmap): per-example gradients without a loop ==")
+    per_example = np.vmap(np.grad(softmax_cross_entropy), in_axes=(None, 0, 0))(
+        w, x[:, None, :], labels[:, None])
+    print("per-example gradient shape:", per_example.shape)
+    print("their mean equals the batch gradient:",
+          bool(np.allclose(per_example.mean(axis=0), g)))
 
 
 if __name__ == "__main__":

@@ -75,6 +75,9 @@ def defjvp(prim, *rules, use_ans: bool = False):
         total = Zero(ad.tangent_aval(out_aval))
         if not ad.is_differentiable(out_aval):
             return out, total
+        # Rules compute in the output's dtype: an int8 operand of a float result must
+        # not overflow inside a rule (x * x), nor a float16 one lose precision.
+        primals = [_promote_primal(p, out_aval.dtype) for p in primals]
         for rule, t in zip(rules, tangents):
             if rule is None or type(t) is Zero:
                 continue
@@ -84,6 +87,13 @@ def defjvp(prim, *rules, use_ans: bool = False):
         return out, total
     prim.jvp = jvp
     return jvp
+
+
+def _promote_primal(p, dtype):
+    dt = get_aval(p).dtype
+    if dt == dtype or not (dt.kind in "biu" or (dt.kind == "f" and dtype.kind in "fc")):
+        return p
+    return _lax().convert_element_type_p.bind(p, new_dtype=dtype, weak_type=False)
 
 
 def defjvp_ans(prim, *rules):

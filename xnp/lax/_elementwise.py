@@ -299,10 +299,7 @@ defjvp(max_p, lambda g, x, y: mul(g, _tie_weight(gt_p, x, y)),
        lambda g, x, y: mul(g, _tie_weight(gt_p, y, x)))
 defjvp(min_p, lambda g, x, y: mul(g, _tie_weight(lt_p, x, y)),
        lambda g, x, y: mul(g, _tie_weight(lt_p, y, x)))
-defjvp(clamp_p, lambda g, lo, x, hi: select(gt_p.bind(lo, x), g, mul(g, 0)),
-       lambda g, lo, x, hi: select(and_p.bind(ge_p.bind(x, lo), le_p.bind(x, hi)), g,
-                                   mul(g, 0)),
-       lambda g, lo, x, hi: select(lt_p.bind(hi, x), g, mul(g, 0)))
+clamp_p.jvp = lambda primals, tangents: _clamp_jvp(*primals, *tangents)
 deflinear(neg_p, lambda ct, x: [neg(ct)])
 deflinear(conj_p, lambda ct, x: [conj_p.bind(ct)])
 deflinear(real_p, lambda ct, x: [complex_p.bind(ct, mul(ct, 0))])
@@ -317,6 +314,23 @@ add_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) e
 defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
 sub_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
                                     unbroadcast(neg(ct), y.aval) if is_undefined(y) else None]
+
+
+def _clamp_jvp(lo, x, hi, t_lo, t_x, t_hi):
+    """clamp = min(max(x, lo), hi): the tangent of whichever operand the value came from."""
+    out = clamp_p.bind(lo, x, hi)
+    oaval = get_aval(out)
+    if np.dtype(oaval.dtype).kind not in "fc":
+        return out, Zero(tangent_aval(oaval))
+    zero = Zero(tangent_aval(oaval))
+    ts = [fit(instantiate(t), oaval) if type(t) is not Zero else None
+          for t in (t_lo, t_x, t_hi)]
+    if all(t is None for t in ts):
+        return out, zero
+    t_lo, t_x, t_hi = [mul(out, 0) if t is None else t for t in ts]
+    from_lo = gt_p.bind(lo, x)
+    from_hi = lt_p.bind(hi, max_p.bind(x, lo))
+    return out, select(from_hi, t_hi, select(from_lo, t_lo, t_x))
 
 
 def _abs_jvp(g, x):

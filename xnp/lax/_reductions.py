@@ -18,10 +18,10 @@ def _reduce_eval(x, *, axes):
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
-def _reduction(name, reducer, identity_ok=True):
+def _reduction(name, reducer):
     def impl(x, *, axes):
         x = np.asarray(x)
-        return np.asarray(reducer(x, axis=tuple(axes), dtype=x.dtype))
+        return reducer(x, axis=axes, dtype=x.dtype)   # a NumPy scalar for 0-d, as NumPy
     return primitive(name, impl=impl, abstract_eval=_reduce_eval)
 
 
@@ -31,7 +31,7 @@ def _extremum(name, reducer):
         if x.size == 0 and any(x.shape[a] == 0 for a in axes):
             raise ValueError(f"zero-size array to reduction operation {name} which has "
                              "no identity")
-        return np.asarray(reducer(x, axis=tuple(axes)))
+        return reducer(x, axis=tuple(axes))
     return primitive(name, impl=impl, abstract_eval=_reduce_eval)
 
 
@@ -41,8 +41,8 @@ def _bool_reducer(ufunc):
     return reducer
 
 
-reduce_sum_p = _reduction("reduce_sum", np.sum)
-reduce_prod_p = _reduction("reduce_prod", np.prod)
+reduce_sum_p = _reduction("reduce_sum", np.add.reduce)
+reduce_prod_p = _reduction("reduce_prod", np.multiply.reduce)
 reduce_max_p = _extremum("reduce_max", np.max)
 reduce_min_p = _extremum("reduce_min", np.min)
 reduce_and_p = _reduction("reduce_and", _bool_reducer(np.bitwise_and))
