@@ -192,6 +192,9 @@ def _select_n_eval(which, *cases):
 
 
 def _select_n_impl(which, *cases):
+    if len(cases) == 2 and type(cases[0]) is type(cases[1]) is np.ndarray and \
+            cases[0].dtype == cases[1].dtype:
+        return np.where(which, cases[1], cases[0])      # the common case: no promotion
     dt = _select_n_eval(_aval(which), *map(_aval, cases)).dtype
     if len(cases) == 2:
         return np.asarray(np.where(which, cases[1], cases[0]), dtype=dt)
@@ -295,10 +298,10 @@ defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
 defjvp(rem_p, lambda g, x, y: g,
        lambda g, x, y: mul(g, neg(trunc_p.bind(div(x, y)))))
 # Ties of max/min split the derivative evenly between the arguments, as JAX does.
-defjvp(max_p, lambda g, x, y: mul(g, _tie_weight(gt_p, x, y)),
-       lambda g, x, y: mul(g, _tie_weight(gt_p, y, x)))
-defjvp(min_p, lambda g, x, y: mul(g, _tie_weight(lt_p, x, y)),
-       lambda g, x, y: mul(g, _tie_weight(lt_p, y, x)))
+defjvp(max_p, lambda g, x, y: _tie_pick(gt_p, g, x, y),
+       lambda g, x, y: _tie_pick(gt_p, g, y, x))
+defjvp(min_p, lambda g, x, y: _tie_pick(lt_p, g, x, y),
+       lambda g, x, y: _tie_pick(lt_p, g, y, x))
 clamp_p.jvp = lambda primals, tangents: _clamp_jvp(*primals, *tangents)
 deflinear(neg_p, lambda ct, x: [neg(ct)])
 deflinear(conj_p, lambda ct, x: [conj_p.bind(ct)])
@@ -341,10 +344,13 @@ def _abs_jvp(g, x):
     return mul(g, sign_p.bind(x))
 
 
-def _tie_weight(strict, x, y):
-    """1 where x wins strictly, 1/2 on a tie, 0 where it loses (in x's float dtype)."""
-    win = select(strict.bind(x, y), 1.0, 0.0)
-    return add(win, select(eq_p.bind(x, y), 0.5, 0.0))
+def _tie_pick(strict, g, x, y):
+    """g where x wins strictly, g/2 on a tie, 0 where it loses (in g's dtype, so that a
+    float32 ReLU does not build float64 temporaries)."""
+    dt = get_aval(g).dtype
+    one, half, zero = (np.array(v, dt) for v in (1, 0.5, 0))
+    weight = select(strict.bind(x, y), one, select(eq_p.bind(x, y), half, zero))
+    return mul(g, weight)
 
 
 def _pow_dx(g, x, y):

@@ -46,6 +46,11 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         # scales by a single-element operand (0 * nan = 0), so those go to np.matmul.
         out = np.dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
         return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+    if not lb and x.ndim == 2 == y.ndim and len(lc) == 1 and x.size > 1 and y.size > 1:
+        # Matrix products with transposed operands (as in backward passes): BLAS reads
+        # the transposed views directly, where the general path would copy.
+        out = np.dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
+        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     lf, rf = _free_dims(x.ndim, lc, lb), _free_dims(y.ndim, rc, rb)
     xt = np.transpose(x, (*lb, *lf, *lc))
     yt = np.transpose(y, (*rb, *rc, *rf))
