@@ -300,7 +300,7 @@ class Tracer:
 
     @property
     def aval(self) -> ShapedArray:
-        raise NotImplementedError(f"{type(self).__name__} must define aval")
+        raise AttributeError(f"{type(self).__name__} must define aval")
 
     def to_concrete(self):
         """The concrete NumPy value behind this tracer, or None if it is abstract."""

@@ -60,6 +60,16 @@ class _CustomBase:
         leaves, tree = tree_flatten(dyn)
         return static, [core.unwrap(x) for x in leaves], tree
 
+    def _flat_call(self, static, tree, out_tree: list):
+        """The function on flat values; records its output structure in ``out_tree``."""
+        def call(*flat_args):
+            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
+            out = self.fun(*self._merge(static, dyn))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return [core.unwrap(x) for x in leaves]
+        return call
+
     def _merge(self, static, dyn):
         it = iter(dyn)
         n = len(static) + len(dyn)
@@ -104,12 +114,7 @@ class custom_jvp(_CustomBase):
         static, flat, tree = self._split(args)
         out_tree: list = []
 
-        def call(*flat_args):
-            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
-            out = self.fun(*self._merge(static, dyn))
-            leaves, t = tree_flatten(out)
-            out_tree.append(t)
-            return [core.unwrap(x) for x in leaves]
+        call = self._flat_call(static, tree, out_tree)
 
         def rule(primals, tangents):
             dyn_p = tree_unflatten(tree, [core.wrap(p) for p in primals])
@@ -149,12 +154,7 @@ class custom_vjp(_CustomBase):
         out_tree: list = []
         nondiff = [static[i] for i in sorted(static)]
 
-        def call(*flat_args):
-            dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
-            out = self.fun(*self._merge(static, dyn))
-            leaves, t = tree_flatten(out)
-            out_tree.append(t)
-            return [core.unwrap(x) for x in leaves]
+        call = self._flat_call(static, tree, out_tree)
 
         def fwd(*flat_args):
             dyn = tree_unflatten(tree, [core.wrap(a) for a in flat_args])
