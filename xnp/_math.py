@@ -132,9 +132,9 @@ def real(val) -> ndarray:
 def imag(val) -> ndarray:
     """The imaginary part (zeros for real input)."""
     v = raw(val)
-    if dtype_of(v).kind != "c":
-        return wrap(lax.mul_p.bind(v, cast_v(0, dtype_of(v)))
-                    if dtype_of(v).kind != "b" else lax.and_p.bind(v, False))
+    if dtype_of(v).kind != "c":     # zeros (not x * 0, which is NaN at inf)
+        from xnp._util import full_v
+        return wrap(full_v(shape_of(v), 0, dtype_of(v)))
     return wrap(lax.imag_p.bind(v))
 
 

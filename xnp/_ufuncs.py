@@ -154,6 +154,9 @@ def _in_loop(np_ufunc, *values):
     """Cast values to the input dtypes of NumPy's loop for ``np_ufunc``."""
     from transforms.core import get_aval
     dts = loop_dtypes(np_ufunc, *(get_aval(v) for v in values))
+    for v, dt in zip(values, dts):
+        if type(v) is int and dt.kind in "iu" and not np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+            raise OverflowError(f"Python integer {v} out of bounds for {dt.name}")
     return [cast_v(v, dt) for v, dt in zip(values, dts)]
 
 
@@ -177,10 +180,14 @@ def _square(x):
 
 def _reciprocal(x):
     (x,) = _in_loop(np.reciprocal, x)
-    if dtype_of(x).kind in "iu":   # integer 1/x truncates: only +-1 survive
-        keep = lax.eq_p.bind(lax.abs_p.bind(x), 1) if dtype_of(x).kind == "i" else \
+    dt = dtype_of(x)
+    if dt.kind in "iu":   # integer 1/x truncates: only +-1 survive
+        keep = lax.eq_p.bind(lax.abs_p.bind(x), 1) if dt.kind == "i" else \
             lax.eq_p.bind(x, 1)
-        return _select(keep, x, cast_v(0, dtype_of(x)))
+        # 1/0 is what the hardware division gives NumPy: the minimum for 32/64-bit ints.
+        at_zero = cast_v(np.iinfo(dt).min if dt.kind == "i" and dt.itemsize >= 4 else 0, dt)
+        zero = cast_v(0, dt)
+        return _select(keep, x, _select(lax.eq_p.bind(x, 0), at_zero, zero))
     return lax.div_p.bind(1, x)
 
 
@@ -325,7 +332,9 @@ def _lcm(x, y):
     x, y = _in_loop(np.lcm, x, y)
     g = lax.gcd_p.bind(x, y)
     safe = _select(lax.eq_p.bind(g, 0), cast_v(1, dtype_of(g)), g)
-    return lax.abs_p.bind(lax.mul_p.bind(lax.floor_divide_p.bind(x, safe), y))
+    # |x| / gcd * |y|, in this order, so that overflow wraps exactly as NumPy's does.
+    return lax.mul_p.bind(lax.floor_divide_p.bind(lax.abs_p.bind(x), safe),
+                          lax.abs_p.bind(y))
 
 
 def _ldexp(x, e):
@@ -339,7 +348,10 @@ def _frexp(x):
     special = lax.or_p.bind(lax.eq_p.bind(ax, 0), lax.not_p.bind(lax.is_finite_p.bind(x)))
     safe = _select(special, cast_v(1, dtype_of(x)), ax)
     e = lax.add_p.bind(lax.floor_p.bind(lax.log2_p.bind(safe)), 1)
-    m = lax.div_p.bind(x, lax.exp2_p.bind(e))
+    # Divide by 2**e in two halves: 2**1024 alone overflows for the largest doubles.
+    half = lax.floor_p.bind(lax.mul_p.bind(e, 0.5))
+    m = lax.div_p.bind(lax.div_p.bind(x, lax.exp2_p.bind(half)),
+                       lax.exp2_p.bind(lax.sub_p.bind(e, half)))
     # log2 may round across a power of two: fix the mantissa into [0.5, 1).
     too_big = lax.ge_p.bind(lax.abs_p.bind(m), 1)
     m = _select(too_big, lax.mul_p.bind(m, 0.5), m)
