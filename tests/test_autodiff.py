@@ -299,3 +299,10 @@ def test_remainder_derivatives_away_from_jumps():
     gx, gy = xnp.grad(lambda a, b: xnp.sum(xnp.mod(a, b)), argnums=(0, 1))(x, y)
     np.testing.assert_allclose(gx, np.ones(3))
     np.testing.assert_allclose(gy, -np.floor(x / y))
+
+
+def test_piecewise_constant_functions_have_zero_derivative():
+    x = np.array([0.123, 1.77, -2.5])
+    for f in (lambda a: xnp.round(a, 2), xnp.floor, xnp.ceil, xnp.rint, xnp.trunc,
+              xnp.sign, xnp.fix):
+        np.testing.assert_array_equal(xnp.grad(lambda a: xnp.sum(f(a) * a))(x), f(x))
