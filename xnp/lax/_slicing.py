@@ -162,6 +162,9 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, mode="fill
         fill = 0 if mode != "fill" else \
             _default_fill(operand.dtype) if fill_value is None else fill_value
         out = np.full(out_shape, fill, operand.dtype)
+    elif all(slice_sizes[d] == operand.shape[d] for d in window_dims) and \
+            sorted(dn.collapsed_slice_dims) == sorted(dn.start_index_map):
+        return _gather_whole_rows(operand, indices, dn, window_dims, mode, fill_value)
     else:
         grid, valid = _window_grid(operand.shape, indices, dn.start_index_map, window_dims,
                                    window_sizes, slice_sizes, mode)
@@ -174,6 +177,41 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, mode="fill
     batch_src, win_src = iter(range(nb)), iter(range(nb, ndim))
     perm = [next(win_src) if i in dn.offset_dims else next(batch_src) for i in range(ndim)]
     return np.transpose(out, perm)
+
+
+def _gather_whole_rows(operand, indices, dn, window_dims, mode, fill_value):
+    """Gathers that take whole slices along the indexed dimensions (all of NumPy's
+    integer-array indexing): one NumPy fancy-indexing call, then a transpose."""
+    indices = np.asarray(indices)
+    nb = indices.ndim - 1
+    key: list = [slice(None)] * operand.ndim
+    valid = None
+    for k, d in enumerate(dn.start_index_map):
+        comp = indices[..., k]
+        n = operand.shape[d]
+        if mode == "fill":
+            ok = (comp >= 0) & (comp < n)
+            valid = ok if valid is None else valid & ok
+        key[d] = np.minimum(np.maximum(comp, 0), n - 1)
+    out = operand[tuple(key)]
+    # Where NumPy put the index dimensions: in place if the indexed dims are adjacent.
+    adv = sorted(dn.start_index_map)
+    batch = [("b", i) for i in range(nb)]
+    if adv == list(range(adv[0], adv[0] + len(adv))):
+        layout = [("w", d) for d in window_dims if d < adv[0]] + batch + \
+            [("w", d) for d in window_dims if d > adv[0]]
+    else:
+        layout = batch + [("w", d) for d in window_dims]
+    wins, bats = iter(window_dims), iter(range(nb))
+    target = [("w", next(wins)) if i in dn.offset_dims else ("b", next(bats))
+              for i in range(len(layout))]
+    out = np.transpose(out, [layout.index(t) for t in target])
+    if valid is not None:
+        shape = [out.shape[i] if t[0] == "b" else 1 for i, t in enumerate(target)]
+        fill = _default_fill(operand.dtype) if fill_value is None else fill_value
+        out = np.where(np.transpose(valid, range(nb)).reshape(shape), out,
+                       np.asarray(fill, operand.dtype))
+    return out
 
 
 def _default_fill(dtype):
