@@ -15,7 +15,6 @@ transformations read), so adding a primitive touches one place.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 from typing import Any, Callable
 
 import numpy as np
@@ -244,35 +243,38 @@ def is_eager() -> bool:
     return not _n_active[0] or _state.trace is _EVAL_TRACE
 
 
-@contextmanager
-def set_current_trace(trace: Trace):
+class set_current_trace:
     """Temporarily make ``trace`` current (used by rules to bind one level down)."""
-    prev = _state.trace
-    _state.trace = trace
-    _n_active[0] += 1
-    try:
-        yield trace
-    finally:
-        _state.trace = prev
+
+    __slots__ = ("trace", "prev")
+
+    def __init__(self, trace: Trace):
+        self.trace = trace
+
+    def __enter__(self) -> Trace:
+        self.prev = _state.trace
+        _state.trace = self.trace
+        _n_active[0] += 1
+        return self.trace
+
+    def __exit__(self, *exc):
+        _state.trace = self.prev
         _n_active[0] -= 1
 
 
-@contextmanager
-def new_trace(trace: Trace):
+class new_trace(set_current_trace):
     """Install a freshly built trace for the duration of a transformation.
 
     On exit the trace is marked dead, so that a tracer escaping the transformation is
     recognised as leaked when it is used later.
     """
-    prev = _state.trace
-    _state.trace = trace
-    _n_active[0] += 1
-    try:
-        yield trace
-    finally:
-        _state.trace = prev
+
+    __slots__ = ()
+
+    def __exit__(self, *exc):
+        _state.trace = self.prev
         _n_active[0] -= 1
-        trace.alive = False
+        self.trace.alive = False
 
 
 _FIX_HINT = ("Use xnp.where(cond, x, y) instead of a Python `if` on an array value, "
