@@ -306,3 +306,31 @@ def test_piecewise_constant_functions_have_zero_derivative():
     for f in (lambda a: xnp.round(a, 2), xnp.floor, xnp.ceil, xnp.rint, xnp.trunc,
               xnp.sign, xnp.fix):
         np.testing.assert_array_equal(xnp.grad(lambda a: xnp.sum(f(a) * a))(x), f(x))
+
+
+def test_jacobians_of_pytrees_with_aux_agree_with_finite_differences():
+    def f(p):
+        out = {"a": xnp.sin(p["x"]) * p["y"][0, 0], "b": p["y"] ** 2}
+        return out, xnp.sum(p["x"])
+
+    x, y = np.array([0.1, 0.2, 0.3]), np.array([[1.0, 2.0]])
+    p = {"x": xnp.asarray(x), "y": xnp.asarray(y)}
+    jf, aux_f = xnp.jacfwd(f, has_aux=True)(p)
+    jr, aux_r = xnp.jacrev(f, has_aux=True)(p)
+    assert float(aux_f) == float(aux_r) == x.sum()
+    eps = 1e-6
+    for name, base in (("x", x), ("y", y)):
+        for j in range(base.size):
+            bump = np.zeros(base.size)
+            bump[j] = eps
+            hi = dict(x=x, y=y)
+            lo = dict(x=x, y=y)
+            hi[name] = base + bump.reshape(base.shape)
+            lo[name] = base - bump.reshape(base.shape)
+            f_hi = f({k: xnp.asarray(v) for k, v in hi.items()})[0]
+            f_lo = f({k: xnp.asarray(v) for k, v in lo.items()})[0]
+            for out in ("a", "b"):
+                fd = (np.asarray(f_hi[out]) - np.asarray(f_lo[out])) / (2 * eps)
+                col = np.asarray(jf[out][name]).reshape(fd.shape + (-1,))[..., j]
+                np.testing.assert_allclose(col, fd, rtol=1e-6, atol=1e-8)
+                np.testing.assert_allclose(jr[out][name], jf[out][name], rtol=1e-12)

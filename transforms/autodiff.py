@@ -267,51 +267,61 @@ def _shape(x):
     return get_aval(core.unwrap(x)).shape
 
 
-def _basis(leaves, k, j):
-    """Flat tangents that are zero except for element j of leaf k."""
-    out = [np.zeros(_shape(x), get_aval(core.unwrap(x)).dtype) for x in leaves]
-    out[k].reshape(-1)[j] = 1
-    return out
+def _std_basis(leaves):
+    """The rows of an identity over all elements of ``leaves``, split per leaf: leaf k
+    gets an array of shape ``(total,) + leaf.shape``. Also returns the offsets."""
+    sizes = [int(np.prod(_shape(x), dtype=np.int64)) for x in leaves]
+    offsets = np.cumsum([0] + sizes)
+    eye_rows = np.eye(int(offsets[-1]))
+    basis = [eye_rows[:, offsets[k]:offsets[k + 1]].astype(get_aval(core.unwrap(x)).dtype)
+             .reshape((int(offsets[-1]),) + _shape(x)) for k, x in enumerate(leaves)]
+    return basis, offsets
+
+
+def _rows(stacked, lo, hi, lead_shape, tail_shape):
+    """Rows lo:hi of a stacked Jacobian piece, as an array of ``lead + tail`` shape."""
+    from xnp import moveaxis, reshape
+    piece = stacked[lo:hi]
+    if lead_shape is None:
+        return reshape(piece, tail_shape)
+    return reshape(moveaxis(piece, 0, -1), lead_shape + tail_shape)
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False):
-    """The Jacobian by forward mode: one JVP per input element. The result has the
-    structure of ``fun``'s output, each leaf of shape ``out_shape + in_shape``."""
+    """The Jacobian by forward mode: the JVP pushed through ``vmap`` over the standard
+    basis of the inputs. Each leaf of the result has shape ``out_shape + in_shape``."""
     def jacfun(*args, **kwargs):
-        from xnp import reshape, stack
+        from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacfwd")
         dargs = tuple(args[i] for i in nums)
         aux: list = []
         partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
         in_leaves, in_tree = tree_flatten(dargs)
-        columns = {}
-        out = None
-        for k, leaf in enumerate(in_leaves):
-            for j in range(int(np.prod(_shape(leaf), dtype=np.int64))):
-                tangents = tree_unflatten(in_tree, _basis(in_leaves, k, j))
-                out, tan = jvp(partial, dargs, tangents)
-                columns[k, j] = tree_flatten(tan)[0]
-        if out is None:
-            out = partial(*dargs)
+        out = partial(*dargs)
+        basis, offsets = _std_basis(in_leaves)
+        if offsets[-1]:
+            pushfwd = lambda *ts: jvp(partial, dargs, tree_unflatten(in_tree, ts))[1]
+            columns = tree_flatten(vmap(pushfwd)(*[core.wrap(b) for b in basis]))[0]
+        out_leaves = tree_flatten(out)[0]
 
         def block(oi, ii):
-            oshape, ishape = _shape(tree_flatten(out)[0][oi]), _shape(in_leaves[ii])
-            cols = [columns[ii, j][oi] for j in range(int(np.prod(ishape, dtype=np.int64)))]
-            if not cols:
+            oshape, ishape = _shape(out_leaves[oi]), _shape(in_leaves[ii])
+            if not offsets[-1]:
                 from xnp import zeros
                 return zeros(oshape + ishape, get_aval(core.unwrap(in_leaves[ii])).dtype)
-            return reshape(stack(cols, axis=-1), oshape + ishape)
+            return _rows(columns[oi], offsets[ii], offsets[ii + 1], oshape, ishape)
         jac = _assemble(out, dargs, block, single)
-        return (jac, aux[-1]) if has_aux else jac
+        return (jac, aux[0]) if has_aux else jac
     return jacfun
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False):
-    """The Jacobian by reverse mode: one VJP per output element."""
+    """The Jacobian by reverse mode: the VJP pulled back through ``vmap`` over the
+    standard basis of the outputs."""
     def jacfun(*args, **kwargs):
-        from xnp import reshape, stack
+        from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacrev")
         dargs = tuple(args[i] for i in nums)
         aux: list = []
@@ -319,20 +329,17 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         out, vjp_fn = vjp(partial, *dargs)
         out_leaves, out_tree = tree_flatten(out)
         in_leaves = tree_flatten(dargs)[0]
-        rows = {}
-        for k, leaf in enumerate(out_leaves):
-            for j in range(int(np.prod(_shape(leaf), dtype=np.int64))):
-                cts = tree_unflatten(out_tree, [core.wrap(c) for c in
-                                                _basis(out_leaves, k, j)])
-                rows[k, j] = tree_flatten(vjp_fn(cts))[0]
+        basis, offsets = _std_basis(out_leaves)
+        if offsets[-1]:
+            pullback = lambda *cs: vjp_fn(tree_unflatten(out_tree, cs))
+            rows = tree_flatten(vmap(pullback)(*[core.wrap(b) for b in basis]))[0]
 
         def block(oi, ii):
             oshape, ishape = _shape(out_leaves[oi]), _shape(in_leaves[ii])
-            rs = [rows[oi, j][ii] for j in range(int(np.prod(oshape, dtype=np.int64)))]
-            if not rs:
+            if not offsets[-1]:
                 from xnp import zeros
                 return zeros(oshape + ishape, get_aval(core.unwrap(in_leaves[ii])).dtype)
-            return reshape(stack(rs), oshape + ishape)
+            return _rows(rows[ii], offsets[oi], offsets[oi + 1], None, oshape + ishape)
         jac = _assemble(out, dargs, block, single)
         return (jac, aux[-1]) if has_aux else jac
     return jacfun

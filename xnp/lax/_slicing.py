@@ -209,7 +209,7 @@ def _gather_whole_rows(operand, indices, dn, window_dims, mode, fill_value):
     if valid is not None:
         shape = [out.shape[i] if t[0] == "b" else 1 for i, t in enumerate(target)]
         fill = _default_fill(operand.dtype) if fill_value is None else fill_value
-        out = np.where(np.transpose(valid, range(nb)).reshape(shape), out,
+        out = np.where(valid.reshape(shape), out,
                        np.asarray(fill, operand.dtype))
     return out
 
