@@ -142,6 +142,7 @@ DEDICATED = {
     "isdtype", "issubdtype",
     "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",  # test_ad*.py
     "hessian", "custom_jvp", "custom_vjp", "vmap",
+    "jit", "disable_jit",                                           # test_jit.py
 }
 
 

@@ -1,7 +1,6 @@
 """transforms: the generic machinery of xnp (primitives, traces, jaxprs, pytrees).
 
-It knows no NumPy function; ``xnp`` declares its primitives with it. Later issues add
-jit and control flow here.
+It knows no NumPy function; ``xnp`` declares its primitives with it.
 """
 
 from transforms.autodiff import (  # noqa: F401
@@ -27,6 +26,7 @@ from transforms.core import (  # noqa: F401
 )
 from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
+from transforms.jit import disable_jit, jit  # noqa: F401
 from transforms.tree import (  # noqa: F401
     register_dataclass,
     register_pytree_node,

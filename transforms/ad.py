@@ -171,6 +171,9 @@ class LinearTape(StagingTrace):
     def process_primitive(self, prim, args, params):
         for x in args:
             if type(x) is StagingTracer and x._trace is self:
+                split = getattr(prim, "partial_eval", None)   # higher-order primitives
+                if split is not None:
+                    return split(self, args, params)
                 return super().process_primitive(prim, args, params)
         state = core._state
         state.trace = self.parent

@@ -13,6 +13,7 @@ from transforms.autodiff import (
 from transforms.batching import vmap
 from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
+from transforms.jit import disable_jit, jit
 from xnp import lax, linalg, random
 from xnp._array import ndarray
 from xnp._creation import *  # noqa: F403

@@ -82,9 +82,11 @@ def ufunc_primitive(name: str, ufunc, *, impl=None, dtype_ufunc=None,
     output dtype, for primitives implemented without a ufunc of their own.
     """
     resolver = dtype_ufunc or ufunc
-    return primitive(name, impl=impl or ufunc,
-                     abstract_eval=functools.partial(ufunc_abstract_eval, resolver),
-                     multiple_results=resolver.nout > 1, **rules)
+    p = primitive(name, impl=impl or ufunc,
+                  abstract_eval=functools.partial(ufunc_abstract_eval, resolver),
+                  multiple_results=resolver.nout > 1, **rules)
+    p.ufunc = resolver     # its loop dtypes are what the lowering converts operands to
+    return p
 
 
 def loop_dtypes(ufunc, *avals) -> tuple:

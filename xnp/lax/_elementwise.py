@@ -434,3 +434,13 @@ from xnp.lax._batch_util import batch_elementwise  # noqa: E402
 
 for _p in [v for v in dict(globals()).values() if isinstance(v, type(add_p))]:
     batch_elementwise(_p)
+
+
+# --- lowering to StableHLO ----------------------------------------------------------------------
+from xnp.lax._lower_util import lower_ufunc, op  # noqa: E402
+
+for _prim, _name in [(add_p, "add"), (sub_p, "subtract"), (mul_p, "multiply"),
+                     (neg_p, "negate"), (sin_p, "sine"), (cos_p, "cosine"),
+                     (tanh_p, "tanh"), (exp_p, "exponential"), (log_p, "log")]:
+    lower_ufunc(_prim, op(_name))
+del _prim, _name

@@ -1,0 +1,169 @@
+"""Transformations of whole jaxprs: JVP, batching, partial evaluation and transposition.
+
+Higher-order primitives (``jit`` and the control-flow primitives) carry jaxprs as
+parameters; their rules transform those jaxprs with the functions here and bind the
+primitive again on the result. Each function is cached on the identity of its input
+jaxpr (which it keeps alive), so that a jitted function differentiated in a loop is traced
+and compiled once, not on every call.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from transforms import core
+from transforms.ad import (
+    Zero,
+    backward_pass,
+    instantiate,
+    is_differentiable,
+    jvp_flat,
+    tangent_aval,
+)
+from transforms.core import ShapedArray
+from transforms.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, trace_to_jaxpr
+
+__all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_jaxpr", "partial_eval_jaxpr",
+           "closure_convert"]
+
+
+def _cached_on_jaxpr(fn):
+    """Memoise ``fn(closed, *hashable)`` on the jaxpr's identity (kept alive)."""
+    cache: dict = {}
+
+    @functools.wraps(fn)
+    def wrapper(closed, *args):
+        key = (id(closed), *args)
+        hit = cache.get(key)
+        if hit is None or hit[0] is not closed:
+            if len(cache) > 512:
+                cache.clear()
+            hit = cache[key] = (closed, fn(closed, *args))
+        return hit[1]
+    return wrapper
+
+
+def closure_convert(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """The same program with its constants turned into leading arguments."""
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), [])
+
+
+@_cached_on_jaxpr
+def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple) -> tuple[ClosedJaxpr, list]:
+    """A jaxpr from (primals, tangents of the ``nonzeros`` inputs) to (primal outputs,
+    tangents of the differentiable outputs); also returns which outputs have tangents."""
+    in_avals = closed.in_avals
+    tangent_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzeros) if nz]
+    out_has_tangent = [is_differentiable(a) for a in closed.out_avals]
+    n = len(in_avals)
+
+    def fun(*args):
+        primals = [core.unwrap(a) for a in args[:n]]
+        given = iter(core.unwrap(a) for a in args[n:])
+        tangents = [next(given) if nz else Zero(tangent_aval(a))
+                    for a, nz in zip(in_avals, nonzeros)]
+        outs, tangents_out = jvp_flat(lambda *xs: eval_jaxpr(closed, *xs), primals,
+                                      tangents)
+        return list(outs) + [instantiate(t) for t, d in zip(tangents_out, out_has_tangent)
+                             if d]
+
+    return trace_to_jaxpr(fun, list(in_avals) + tangent_avals), out_has_tangent
+
+
+@_cached_on_jaxpr
+def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name
+                ) -> ClosedJaxpr:
+    """A jaxpr taking inputs batched along ``dims`` (None: unbatched), every output
+    batched along axis 0."""
+    from transforms.batching import vmap
+    in_avals = []
+    for a, d in zip(closed.in_avals, dims):
+        if d is not None:
+            a = ShapedArray(a.shape[:d] + (axis_size,) + a.shape[d:], a.dtype, a.weak_type)
+        in_avals.append(a)
+
+    def fun(*args):
+        f = vmap(lambda *xs: eval_jaxpr(closed, *xs), in_axes=tuple(dims), out_axes=0,
+                 axis_size=axis_size, axis_name=axis_name)
+        return f(*args)
+
+    return trace_to_jaxpr(fun, in_avals)
+
+
+@_cached_on_jaxpr
+def transpose_jaxpr(closed: ClosedJaxpr, linear: tuple) -> ClosedJaxpr:
+    """For a jaxpr linear in the inputs marked ``linear``: a jaxpr from (the other
+    inputs, output cotangents) to the cotangents of the linear inputs."""
+    j = closed.jaxpr
+    residual_vars = [v for v, lin in zip(j.invars, linear) if not lin]
+    linear_vars = [v for v, lin in zip(j.invars, linear) if lin]
+    as_linear = Jaxpr(j.constvars + residual_vars, linear_vars, j.outvars, j.eqns)
+    n_res = len(residual_vars)
+
+    def fun(*args):
+        args = [core.unwrap(a) for a in args]
+        cts = backward_pass(as_linear, list(closed.consts) + args[:n_res], args[n_res:])
+        return [instantiate(ct) for ct in cts]
+
+    in_avals = [v.aval for v in residual_vars] + list(closed.out_avals)
+    return trace_to_jaxpr(fun, in_avals)
+
+
+@_cached_on_jaxpr
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple):
+    """Split a jaxpr whose inputs marked in ``unknowns`` are not yet known.
+
+    Returns ``(known, staged, out_unknowns, n_residuals)``: ``known`` maps the known
+    inputs to the known outputs followed by residuals; ``staged`` maps (residuals, unknown
+    inputs) to the unknown outputs. An equation runs in the known part when all its inputs
+    are known; a higher-order equation with mixed inputs is split by its primitive's
+    ``partial_eval_eqn`` rule.
+    """
+    j = closed.jaxpr
+    unknown: set = {v for v, u in zip(j.invars, unknowns) if u}
+    known_eqns: list = []
+    staged_eqns: list = []
+    for eqn in j.eqns:
+        flags = [not isinstance(v, Literal) and v in unknown for v in eqn.invars]
+        if not any(flags):
+            known_eqns.append(eqn)
+            continue
+        split = getattr(eqn.prim, "partial_eval_eqn", None)
+        if split is not None and not all(flags):
+            known_eqn, staged_eqn, out_unknown = split(eqn, tuple(flags))
+            known_eqns.append(known_eqn)
+            staged_eqns.append(staged_eqn)
+            unknown.update(v for v, u in zip(eqn.outvars, out_unknown) if u)
+        else:
+            staged_eqns.append(eqn)
+            unknown.update(eqn.outvars)
+
+    def is_unknown(v):
+        return not isinstance(v, Literal) and v in unknown
+
+    defined_in_staged = {v for e in staged_eqns for v in e.outvars} | unknown
+    residuals: list = []
+    seen: set = set()
+    for e in staged_eqns:
+        for v in e.invars:
+            if isinstance(v, Var) and v not in defined_in_staged and v not in seen:
+                seen.add(v)
+                residuals.append(v)
+    out_unknowns = [is_unknown(v) for v in j.outvars]
+    known_invars = [v for v, u in zip(j.invars, unknowns) if not u]
+    known = Jaxpr(j.constvars, known_invars,
+                  [v for v, u in zip(j.outvars, out_unknowns) if not u] + residuals,
+                  known_eqns)
+    res_copies = [Var(v.aval) for v in residuals]
+    rename = dict(zip(residuals, res_copies))
+    staged = Jaxpr([], res_copies + [v for v, u in zip(j.invars, unknowns) if u],
+                   [v for v, u in zip(j.outvars, out_unknowns) if u],
+                   [JaxprEqn(e.prim, [rename.get(v, v) if isinstance(v, Var) else v
+                                      for v in e.invars], e.outvars, e.params)
+                    for e in staged_eqns])
+    if any(rename.get(v) is not None for v in staged.outvars):
+        staged.outvars = [rename.get(v, v) for v in staged.outvars]
+    return (ClosedJaxpr(known, closed.consts), ClosedJaxpr(staged, []), out_unknowns,
+            len(residuals))
+

@@ -1,0 +1,385 @@
+"""jit: trace once per input signature, compile with XLA, run the executable.
+
+``jit(f)(*args)`` flattens the arguments, looks their signature (pytree structure,
+shapes, dtypes, weak types, static arguments) up in a cache, tracing ``f`` to a jaxpr on a
+miss, and then either runs the compiled executable directly (no transformation active) or
+binds the higher-order primitive ``jit_p``, whose rules let grad, vmap and an enclosing
+jit see through the call:
+
+* JVP: the JVP of the inner jaxpr, called through ``jit_p`` again;
+* linearize: partial evaluation splits that JVP into a known part, run now, and a staged
+  linear part recorded on the tape;
+* transpose: the transposed linear jaxpr, called through ``jit_p``;
+* batching: the batched jaxpr; lowering: the inner jaxpr, inlined.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from transforms import core, runtime
+from transforms import jaxpr_transforms as jt
+from transforms.ad import UndefinedPrimal, Zero, instantiate, tangent_aval
+from transforms.core import Primitive, Tracer, get_aval
+from transforms.jaxpr import ClosedJaxpr, JaxprEqn, StagingTrace, StagingTracer, Var, trace_to_jaxpr
+from transforms.lowering import lower_jaxpr, lower_module
+from transforms.tree import tree_flatten, tree_unflatten
+
+__all__ = ["jit", "jit_p", "disable_jit", "Lowered", "Compiled"]
+
+# ---------------------------------------------------------------------------------------
+# The primitive
+
+jit_p = Primitive("jit", multiple_results=True)
+jit_p.collective = True          # its batching rule needs the vmap axis (size and name)
+
+_executables: dict = {}
+
+
+def _executable(closed: ClosedJaxpr, name: str):
+    """The compiled executable of ``closed`` and the constant arrays it takes last."""
+    hit = _executables.get(id(closed))
+    if hit is None or hit[0] is not closed:
+        text, const_args = lower_module(closed, name)
+        exe = runtime.compile_mlir(text, [(a.shape, a.dtype) for a in closed.out_avals])
+        if len(_executables) > 1024:
+            _executables.clear()
+        hit = _executables[id(closed)] = (closed, exe, const_args)
+    return hit[1], hit[2]
+
+
+def _as_input(x, aval):
+    """A value ready for XLA: NumPy arrays pass as they are, scalars get their dtype."""
+    if type(x) is np.ndarray and x.dtype == aval.dtype:
+        return x
+    return np.asarray(x, dtype=aval.dtype)
+
+
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+    exe, const_args = _executable(jaxpr, name)
+    ins = [_as_input(x, a) for x, a in zip(args, jaxpr.in_avals)]
+    return exe(*ins, *const_args)
+
+
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str):
+    return [a.update(weak_type=False) for a in jaxpr.out_avals]
+
+
+def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str):
+    return lower_jaxpr(ctx, jaxpr.jaxpr, jaxpr.consts, args)
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+    nonzeros = tuple(type(t) is not Zero for t in tangents)
+    jvp_closed, out_has_tangent = jt.jvp_jaxpr(jaxpr, nonzeros)
+    outs = jit_p.bind(*primals, *[t for t in tangents if type(t) is not Zero],
+                      jaxpr=jvp_closed, name=f"jvp_{name}")
+    n = len(jaxpr.out_avals)
+    given = iter(outs[n:])
+    tangents_out = [next(given) if d else Zero(tangent_aval(a))
+                    for d, a in zip(out_has_tangent, jaxpr.out_avals)]
+    return outs[:n], tangents_out
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+    linear = tuple(type(a) is UndefinedPrimal for a in args)
+    transposed = jt.transpose_jaxpr(jaxpr, linear)
+    residuals = [a for a in args if type(a) is not UndefinedPrimal]
+    cts = [instantiate(c) for c in cts]
+    cts_in = iter(jit_p.bind(*residuals, *cts, jaxpr=transposed, name=f"transpose_{name}"))
+    return [next(cts_in) if lin else None for lin in linear]
+
+
+def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str, _axis):
+    if all(d is None for d in dims) and not _uses_collectives(jaxpr):
+        return jit_p.bind(*vals, jaxpr=jaxpr, name=name), [None] * len(jaxpr.out_avals)
+    batched = jt.batch_jaxpr(jaxpr, tuple(dims), _axis.axis_size, _axis.axis_name)
+    outs = jit_p.bind(*vals, jaxpr=batched, name=f"vmap_{name}")
+    return outs, [0] * len(outs)
+
+
+def _uses_collectives(closed: ClosedJaxpr) -> bool:
+    return any(getattr(e.prim, "collective", False) for e in closed.eqns)
+
+
+def _jit_partial_eval(tape: StagingTrace, args, params):
+    """On a linearize tape: run the known part now, record the unknown part."""
+    jaxpr, name = params["jaxpr"], params["name"]
+    unknowns = tuple(type(x) is StagingTracer and x._trace is tape for x in args)
+    known, staged, out_unknowns, _ = jt.partial_eval_jaxpr(jaxpr, unknowns)
+    with core.set_current_trace(tape.parent):
+        known_outs = jit_p.bind(*[x for x, u in zip(args, unknowns) if not u],
+                                jaxpr=known, name=name)
+    n_known = len(out_unknowns) - sum(out_unknowns)
+    residuals = known_outs[n_known:]
+    staged_outs = StagingTrace.process_primitive(
+        tape, jit_p, (*residuals, *[x for x, u in zip(args, unknowns) if u]),
+        dict(jaxpr=staged, name=f"linear_{name}"))
+    known_it, staged_it = iter(known_outs[:n_known]), iter(staged_outs)
+    return [next(staged_it) if u else next(known_it) for u in out_unknowns]
+
+
+def _jit_partial_eval_eqn(eqn: JaxprEqn, unknowns: tuple):
+    """Split one jit equation with mixed known/unknown inputs (nested jit)."""
+    jaxpr, name = eqn.params["jaxpr"], eqn.params["name"]
+    known, staged, out_unknowns, n_res = jt.partial_eval_jaxpr(jaxpr, unknowns)
+    residuals = [Var(a) for a in known.out_avals[len(known.out_avals) - n_res:]]
+    known_outvars = [v for v, u in zip(eqn.outvars, out_unknowns) if not u] + residuals
+    known_eqn = JaxprEqn(jit_p, [v for v, u in zip(eqn.invars, unknowns) if not u],
+                         known_outvars, dict(jaxpr=known, name=name))
+    staged_eqn = JaxprEqn(jit_p, residuals + [v for v, u in zip(eqn.invars, unknowns) if u],
+                          [v for v, u in zip(eqn.outvars, out_unknowns) if u],
+                          dict(jaxpr=staged, name=f"linear_{name}"))
+    return known_eqn, staged_eqn, out_unknowns
+
+
+jit_p.impl = _jit_impl
+jit_p.abstract_eval = _jit_abstract_eval
+jit_p.lower = _jit_lower
+jit_p.jvp = _jit_jvp
+jit_p.transpose = _jit_transpose
+jit_p.batch = _jit_batch
+jit_p.partial_eval = _jit_partial_eval
+jit_p.partial_eval_eqn = _jit_partial_eval_eqn
+
+# ---------------------------------------------------------------------------------------
+# disable_jit
+
+_config = threading.local()
+
+
+class disable_jit:
+    """Context manager: jitted functions run eagerly (op by op) inside it, for debugging
+    with print statements and concrete values."""
+
+    def __enter__(self):
+        self.prev = getattr(_config, "disabled", False)
+        _config.disabled = True
+
+    def __exit__(self, *exc):
+        _config.disabled = self.prev
+
+
+# ---------------------------------------------------------------------------------------
+# The user-facing wrapper
+
+
+def _leaf_signature(v) -> tuple:
+    t = type(v)
+    if t is np.ndarray:
+        return (v.shape, v.dtype, False)
+    if runtime.is_device_buffer(v):
+        return (v.aval.shape, v.aval.dtype, False)
+    return get_aval(v)._key()
+
+
+class _Entry:
+    __slots__ = ("closed", "out_tree", "name", "consts", "in_avals")
+
+    def __init__(self, closed, out_tree, name, consts):
+        self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
+        self.in_avals = closed.in_avals[len(consts):]
+
+
+class Jitted:
+    """A function compiled with XLA on first call for each input signature."""
+
+    def __init__(self, fun: Callable, static_argnums, static_argnames, donate_argnums):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.static_argnums = _normalize_argnums(fun, static_argnums, "static_argnums")
+        self.static_argnames = ((static_argnames,) if isinstance(static_argnames, str)
+                                else tuple(static_argnames))
+        self.donate_argnums = _normalize_argnums(fun, donate_argnums, "donate_argnums")
+        self._cache: dict = {}
+        self.trace_count = 0     # how many times ``fun`` was traced (for tests and users)
+
+    # --- signature and tracing --------------------------------------------------------
+    def _split(self, args, kwargs):
+        static = self.static_argnums
+        if static:
+            for i in static:
+                if i >= len(args):
+                    raise TypeError(f"jit({self.__name__}): static_argnums contains {i} "
+                                    f"but only {len(args)} positional arguments were given")
+            dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
+            static_vals = tuple(args[i] for i in static)
+        else:
+            dyn_args, static_vals = args, ()
+        if self.static_argnames and kwargs:
+            static_kw = tuple(sorted((k, v) for k, v in kwargs.items()
+                                     if k in self.static_argnames))
+            kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+            static_vals += static_kw
+        for v in static_vals:
+            try:
+                hash(v)
+            except TypeError:
+                raise ValueError(
+                    f"jit({self.__name__}): a static argument must be hashable, got a "
+                    f"value of type {type(v).__name__}. Pass arrays as ordinary (traced) "
+                    "arguments, or convert lists to tuples.") from None
+        return dyn_args, kwargs, static_vals
+
+    def _lookup(self, args, kwargs):
+        dyn_args, dyn_kwargs, static_vals = self._split(args, kwargs)
+        flat, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        vals = [core.unwrap(x) for x in flat]
+        key = (in_tree, tuple(map(_leaf_signature, vals)), static_vals)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, vals)
+            if not any(isinstance(c, Tracer) for c in entry.consts):
+                self._cache[key] = entry
+        return entry, vals
+
+    def _trace(self, args, kwargs, in_tree, vals) -> _Entry:
+        self.trace_count += 1
+        static, names = self.static_argnums, self.static_argnames
+        out_tree_box = []
+
+        def flat_fun(*handles):
+            dyn, kw = tree_unflatten(in_tree, handles)
+            it = iter(dyn)
+            full = [a if i in static else next(it) for i, a in enumerate(args)]
+            kw = dict(kw, **{k: v for k, v in kwargs.items() if k in names})
+            out_flat, out_tree = tree_flatten(self.fun(*full, **kw))
+            out_tree_box.append(out_tree)
+            return out_flat
+
+        avals = [_input_aval(v) for v in vals]
+        closed = trace_to_jaxpr(flat_fun, avals)
+        consts = closed.consts
+        return _Entry(jt.closure_convert(closed), out_tree_box[0], self.__name__, consts)
+
+    # --- calling ----------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if getattr(_config, "disabled", False):
+            return self.fun(*args, **kwargs)
+        entry, vals = self._lookup(args, kwargs)
+        if core.is_eager() and not any(isinstance(v, Tracer) for v in vals):
+            exe, const_args = _executable(entry.closed, entry.name)
+            ins = [*entry.consts, *(_as_input(v, a) if not runtime.is_device_buffer(v)
+                                    else v for v, a in zip(vals, entry.in_avals)),
+                   *const_args]
+            outs = [_handle_from_buffer(b) for b in exe.execute(ins)]
+        else:
+            outs = [core.wrap(o) for o in jit_p.bind(*entry.consts, *vals,
+                                                      jaxpr=entry.closed, name=entry.name)]
+        return tree_unflatten(entry.out_tree, outs)
+
+    def lower(self, *args, **kwargs) -> Lowered:
+        """Trace and lower for these arguments, without compiling."""
+        entry, _ = self._lookup(args, kwargs)
+        return Lowered(entry)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self):
+        return f"<jitted function {self.__name__}>"
+
+
+def _input_aval(v):
+    if runtime.is_device_buffer(v):
+        return core.ShapedArray(v.aval.shape, v.aval.dtype)
+    return get_aval(v)
+
+
+def _handle_from_buffer(buf):
+    handle = core.wrap(runtime.to_numpy(buf))
+    return handle
+
+
+class Lowered:
+    """A jitted function lowered for one signature: its StableHLO text and jaxpr."""
+
+    def __init__(self, entry: _Entry):
+        self._entry = entry
+        self.jaxpr = entry.closed
+
+    def as_text(self) -> str:
+        """The StableHLO module, as MLIR text."""
+        return lower_module(self._entry.closed, self._entry.name)[0]
+
+    def compile(self) -> Compiled:
+        return Compiled(self._entry)
+
+
+class Compiled:
+    """A compiled executable for one signature; call it with arguments of that signature."""
+
+    def __init__(self, entry: _Entry):
+        self._entry = entry
+        self._exe, self._const_args = _executable(entry.closed, entry.name)
+
+    def __call__(self, *args, **kwargs):
+        flat, _ = tree_flatten((args, kwargs))
+        vals = [core.unwrap(x) for x in flat]
+        e = self._entry
+        if len(vals) != len(e.in_avals):
+            raise TypeError(f"compiled {e.name}: expected {len(e.in_avals)} array "
+                            f"arguments, got {len(vals)}")
+        for v, a in zip(vals, e.in_avals):
+            sig = _leaf_signature(v)
+            if sig[:2] != (a.shape, a.dtype):
+                raise TypeError(f"compiled {e.name}: argument of shape {sig[0]} and dtype "
+                                f"{sig[1]} does not match the compiled signature "
+                                f"{a.str_short()}")
+        ins = [*e.consts, *(_as_input(v, a) for v, a in zip(vals, e.in_avals)),
+               *self._const_args]
+        outs = [_handle_from_buffer(b) for b in self._exe.execute(ins)]
+        return tree_unflatten(e.out_tree, outs)
+
+
+def _normalize_argnums(fun, argnums, what) -> tuple:
+    if argnums is None:
+        return ()
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for n in nums:
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TypeError(f"jit: {what} must be ints, got {n!r}")
+    try:
+        params = inspect.signature(fun).parameters.values()
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+        varargs = any(p.kind is p.VAR_POSITIONAL for p in params)
+    except (TypeError, ValueError):
+        return tuple(sorted(nums))
+    out = []
+    for n in nums:
+        if n < 0:
+            n += len(positional)
+        if n < 0 or (n >= len(positional) and not varargs):
+            raise ValueError(f"jit: {what} {n} is out of range for {fun.__name__} with "
+                             f"{len(positional)} positional parameters")
+        out.append(n)
+    return tuple(sorted(out))
+
+
+def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
+        static_argnames: str | Sequence[str] = (),
+        donate_argnums: int | Sequence[int] = ()) -> Any:
+    """Compile ``fun`` with XLA: traced once per input signature, then run compiled.
+
+    Arguments may be pytrees of arrays and scalars; ``static_argnums``/``static_argnames``
+    mark arguments that are Python values (hashable) to specialise on: each new value
+    retraces. Inside ``fun`` array values are abstract, so Python control flow on them
+    raises a ConcretizationTypeError: use ``xnp.where``, ``cond``, or mark the argument
+    static. Usable as a decorator, with or without arguments.
+
+    Differences from JAX: ``donate_argnums`` is accepted and validated, but buffers are not
+    donated (results never alias arguments).
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums)
+    if not callable(fun):
+        raise TypeError(f"jit: expected a callable, got {type(fun).__name__}")
+    return Jitted(fun, static_argnums, static_argnames, donate_argnums)
