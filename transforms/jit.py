@@ -45,7 +45,7 @@ def _executable(closed: ClosedJaxpr, name: str):
     """The compiled executable of ``closed`` and the constant arrays it takes last."""
     hit = _executables.get(id(closed))
     if hit is None or hit[0] is not closed:
-        text, const_args = lower_module(closed, name)
+        text, const_args = lower_module(closed, name, runtime.TRANSPORT_DTYPES)
         exe = runtime.compile_mlir(text, [(a.shape, a.dtype) for a in closed.out_avals])
         if len(_executables) > 1024:
             _executables.clear()
@@ -54,8 +54,9 @@ def _executable(closed: ClosedJaxpr, name: str):
 
 
 def _as_input(x, aval):
-    """A value ready for XLA: NumPy arrays pass as they are, scalars get their dtype."""
-    if type(x) is np.ndarray and x.dtype == aval.dtype:
+    """A value ready for XLA: arrays and device buffers pass as they are, scalars get
+    their dtype."""
+    if type(x) is np.ndarray and x.dtype == aval.dtype or runtime.is_device_buffer(x):
         return x
     return np.asarray(x, dtype=aval.dtype)
 
@@ -179,11 +180,28 @@ def _leaf_signature(v) -> tuple:
 
 
 class _Entry:
-    __slots__ = ("closed", "out_tree", "name", "consts", "in_avals")
+    """What one input signature of a jitted function traced to."""
+
+    __slots__ = ("closed", "out_tree", "name", "consts", "in_avals", "single_output",
+                 "_exe", "_const_args")
 
     def __init__(self, closed, out_tree, name, consts):
         self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
         self.in_avals = closed.in_avals[len(consts):]
+        self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF
+        self._exe = None
+
+    def run(self, vals):
+        """Run the executable on concrete values; results are xnp arrays."""
+        if self._exe is None:
+            self._exe, self._const_args = _executable(self.closed, self.name)
+        ins = [*self.consts, *map(_as_input, vals, self.in_avals), *self._const_args]
+        bufs = self._exe.execute(ins)
+        outs = [_handle_from_buffer(v, b) for v, b in zip(self._exe.results(bufs), bufs)]
+        return outs[0] if self.single_output else tree_unflatten(self.out_tree, outs)
+
+
+_LEAF = tree_flatten(0)[1]
 
 
 class Jitted:
@@ -197,6 +215,8 @@ class Jitted:
                                 else tuple(static_argnames))
         self.donate_argnums = _normalize_argnums(fun, donate_argnums, "donate_argnums")
         self._cache: dict = {}
+        self._fast_cache: dict = {}     # positional arrays only: signature -> entry
+        self._plain = not self.static_argnums and not self.static_argnames
         self.trace_count = 0     # how many times ``fun`` was traced (for tests and users)
 
     # --- signature and tracing --------------------------------------------------------
@@ -259,19 +279,23 @@ class Jitted:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if getattr(_config, "disabled", False):
+        if self._plain and not kwargs and not _n_active[0]:
+            fast = _fast_signature(args)
+            if fast is not None:
+                entry = self._fast_cache.get(fast[0])
+                if entry is not None and not _disabled():
+                    return entry.run(fast[1])
+        if _disabled():
             return self.fun(*args, **kwargs)
         entry, vals = self._lookup(args, kwargs)
         if core.is_eager() and not any(isinstance(v, Tracer) for v in vals):
-            exe, const_args = _executable(entry.closed, entry.name)
-            ins = [*entry.consts, *(_as_input(v, a) if not runtime.is_device_buffer(v)
-                                    else v for v, a in zip(vals, entry.in_avals)),
-                   *const_args]
-            outs = [_handle_from_buffer(b) for b in exe.execute(ins)]
-        else:
-            outs = [core.wrap(o) for o in jit_p.bind(*entry.consts, *vals,
-                                                      jaxpr=entry.closed, name=entry.name)]
-        return tree_unflatten(entry.out_tree, outs)
+            if self._plain and not kwargs:
+                fast = _fast_signature(args)
+                if fast is not None:
+                    self._fast_cache[fast[0]] = entry
+            return entry.run(vals)
+        outs = jit_p.bind(*entry.consts, *vals, jaxpr=entry.closed, name=entry.name)
+        return tree_unflatten(entry.out_tree, [core.wrap(o) for o in outs])
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace and lower for these arguments, without compiling."""
@@ -291,9 +315,40 @@ def _input_aval(v):
     return get_aval(v)
 
 
-def _handle_from_buffer(buf):
-    handle = core.wrap(runtime.to_numpy(buf))
+def _handle_from_buffer(value, buf):
+    handle = core.wrap(value)
+    if value.dtype == buf.aval.dtype:
+        handle._buffer = (value, buf)
     return handle
+
+
+def _disabled() -> bool:
+    return getattr(_config, "disabled", False)
+
+
+_handle_types = core._handle_types
+_n_active = core._n_active
+
+
+def _fast_signature(args):
+    """(signature, values) when every argument is an array (NumPy, or xnp with a concrete
+    value); None otherwise. Values that are views of XLA results become their buffers."""
+    sig, vals = [], []
+    for a in args:
+        t = type(a)
+        if t in _handle_types:
+            v = a._value
+            buf = getattr(a, "_buffer", None)
+            if buf is not None and buf[0] is v:
+                sig.append((v.shape, v.dtype))
+                vals.append(buf[1])
+                continue
+            a, t = v, type(v)
+        if t is not np.ndarray:
+            return None
+        sig.append((a.shape, a.dtype))
+        vals.append(a)
+    return tuple(sig), vals
 
 
 class Lowered:
@@ -305,7 +360,8 @@ class Lowered:
 
     def as_text(self) -> str:
         """The StableHLO module, as MLIR text."""
-        return lower_module(self._entry.closed, self._entry.name)[0]
+        return lower_module(self._entry.closed, self._entry.name,
+                            runtime.TRANSPORT_DTYPES)[0]
 
     def compile(self) -> Compiled:
         return Compiled(self._entry)
@@ -316,7 +372,8 @@ class Compiled:
 
     def __init__(self, entry: _Entry):
         self._entry = entry
-        self._exe, self._const_args = _executable(entry.closed, entry.name)
+        if entry._exe is None:
+            entry._exe, entry._const_args = _executable(entry.closed, entry.name)
 
     def __call__(self, *args, **kwargs):
         flat, _ = tree_flatten((args, kwargs))
@@ -331,10 +388,7 @@ class Compiled:
                 raise TypeError(f"compiled {e.name}: argument of shape {sig[0]} and dtype "
                                 f"{sig[1]} does not match the compiled signature "
                                 f"{a.str_short()}")
-        ins = [*e.consts, *(_as_input(v, a) for v, a in zip(vals, e.in_avals)),
-               *self._const_args]
-        outs = [_handle_from_buffer(b) for b in self._exe.execute(ins)]
-        return tree_unflatten(e.out_tree, outs)
+        return e.run(vals)
 
 
 def _normalize_argnums(fun, argnums, what) -> tuple:

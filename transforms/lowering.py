@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from transforms.core import ShapedArray, get_aval
+from transforms.core import ShapedArray
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, Literal
 
 __all__ = ["Value", "LoweringContext", "lower_jaxpr", "lower_module", "mlir_type",
@@ -259,14 +259,18 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence, args: Sequ
     return [read(v) for v in jaxpr.outvars]
 
 
-def lower_module(closed: ClosedJaxpr, name: str = "jit_fn") -> tuple[str, list]:
+def lower_module(closed: ClosedJaxpr, name: str = "jit_fn", transport: dict | None = None
+                 ) -> tuple[str, list]:
     """The StableHLO module (MLIR text) for ``closed``, and the constant arrays to pass
-    after the jaxpr's own arguments."""
+    after the jaxpr's own arguments. Results whose dtype is a key of ``transport`` are
+    bitcast to the same-width dtype it maps to (for the runtime's sake)."""
     ctx = LoweringContext()
     jaxpr = closed.jaxpr
     params = [Value(ctx.fresh("arg"), a.shape, a.dtype) for a in jaxpr.in_avals]
-    outs = lower_jaxpr(ctx, jaxpr, [np.asarray(c) if not _is_scalar(c) else c
-                                    for c in closed.consts], params)
+    outs = lower_jaxpr(ctx, jaxpr, closed.consts, params)
+    if transport:
+        outs = [ctx.op("stablehlo.bitcast_convert", [v], (v.shape, transport[v.dtype]))
+                if v.dtype in transport else v for v in outs]
     body = ctx._lines[0]
     all_params = params + ctx._const_values
     sig = ", ".join(f"{p.name}: {p.type}" for p in all_params)
@@ -284,6 +288,3 @@ def lower_module(closed: ClosedJaxpr, name: str = "jit_fn") -> tuple[str, list]:
     ])
     return text, ctx.const_args
 
-
-def _is_scalar(c) -> bool:
-    return get_aval(c).shape == ()

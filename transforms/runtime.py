@@ -21,6 +21,7 @@ import os
 import threading
 from typing import Sequence
 
+import ml_dtypes
 import numpy as np
 
 __all__ = ["SUPPORTED_JAXLIB", "backend", "compile_mlir", "device_put", "to_numpy",
@@ -131,27 +132,42 @@ class _DLPackSource:
 
 def to_numpy(buf) -> np.ndarray:
     """A read-only NumPy view of a device buffer: no copy on the CPU; waits until ready."""
-    if buf.aval.dtype.itemsize == 0 or 0 in buf.aval.shape:
-        return np.zeros(buf.aval.shape, buf.aval.dtype)   # DLPack rejects empty buffers
-    arr = np.from_dlpack(_DLPackSource(buf))
-    if arr.dtype != buf.aval.dtype:      # DLPack has no code for bfloat16 and friends
-        arr = arr.view(buf.aval.dtype)
+    aval = buf.aval
+    if aval.dtype.itemsize == 0 or 0 in aval.shape:
+        arr = np.zeros(aval.shape, aval.dtype)         # DLPack rejects empty buffers
+    else:
+        if aval.dtype in TRANSPORT_DTYPES:
+            raise TypeError(f"runtime.to_numpy: DLPack cannot export {aval.dtype} buffers; "
+                            "compiled programs return them bitcast to "
+                            f"{TRANSPORT_DTYPES[aval.dtype]}")
+        arr = np.from_dlpack(_DLPackSource(buf))
     arr.flags.writeable = False
     return arr
 
 
-class Executable:
-    """A compiled XLA program: call it with NumPy arrays or device buffers."""
+# Dtypes DLPack (and so NumPy) cannot exchange, and the same-width type that carries their
+# bits out of a compiled program instead.
+TRANSPORT_DTYPES = {np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16)}
 
-    __slots__ = ("_exe", "_handlers", "out_shapes")
+
+class Executable:
+    """A compiled XLA program: call it with NumPy arrays or device buffers.
+
+    Results whose dtype is in TRANSPORT_DTYPES arrive bitcast (the lowering inserts the
+    bitcast) and are viewed back as their true dtype here.
+    """
+
+    __slots__ = ("_exe", "_handlers", "out_dtypes", "_needs_view")
 
     def __init__(self, exe, out_shapes: Sequence[tuple]):
         b = backend()
         self._exe = exe
-        self.out_shapes = list(out_shapes)
-        self._handlers = [b.jax.array_result_handler(_aval(s, d), b.sharding, True,
-                                                     _skip_checks=True)
-                          for s, d in self.out_shapes]
+        self.out_dtypes = [np.dtype(d) for _, d in out_shapes]
+        self._needs_view = any(d in TRANSPORT_DTYPES for d in self.out_dtypes)
+        self._handlers = [
+            b.jax.array_result_handler(_aval(s, TRANSPORT_DTYPES.get(np.dtype(d), d)),
+                                       b.sharding, True, _skip_checks=True)
+            for s, d in out_shapes]
 
     def execute(self, args: Sequence) -> list:
         """Run on ``args`` (NumPy arrays or device buffers); returns device buffers."""
@@ -159,8 +175,15 @@ class Executable:
         bufs = [a if type(a) is array_type else device_put(a) for a in args]
         return self._exe.execute_sharded(bufs).consume_with_handlers(self._handlers)
 
+    def results(self, buffers: Sequence) -> list:
+        """NumPy views of the buffers ``execute`` returned, in their true dtypes."""
+        outs = [to_numpy(b) for b in buffers]
+        if self._needs_view:
+            outs = [o.view(d) if o.dtype != d else o for o, d in zip(outs, self.out_dtypes)]
+        return outs
+
     def __call__(self, *args) -> list:
-        return [to_numpy(b) for b in self.execute(args)]
+        return self.results(self.execute(args))
 
 
 def compile_mlir(text: str, out_shapes: Sequence[tuple]) -> Executable:

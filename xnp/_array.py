@@ -30,7 +30,9 @@ class ndarray:
     uninitialised memory).
     """
 
-    __slots__ = ("_value", "__weakref__")
+    # _buffer: (value, device buffer) when the value is a view of an XLA result, so that
+    # passing it back to a jitted function needs no transfer; stale once _value changes.
+    __slots__ = ("_value", "_buffer", "__weakref__")
     __array_priority__ = 100
     __hash__ = None
 

@@ -111,7 +111,9 @@ def _compact(mask, operands, size, what: str, extra: int = 0):
     """
     if size is None:
         count = lax.reduce_sum_p.bind(cast_v(mask, INDEX), axes=(0,))
-        size = int(concrete_or_error(count, what))
+        size = int(concrete_or_error(
+            count, f"{what} (its result size depends on the values; pass size= (and "
+            "fill_value=) for a fixed-size result)"))
         padded = extra > 0
     else:
         size = _check_size(size, what)

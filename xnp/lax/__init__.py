@@ -8,14 +8,16 @@ NEP 50 promotion), unlike JAX's lax where operand dtypes must match exactly.
 from __future__ import annotations
 
 from transforms.core import Primitive, unwrap, wrap
+from xnp.lax._bitwise import *  # noqa: F403
 from xnp.lax._collectives import *  # noqa: F403
 from xnp.lax._collectives import all_gather_p, axis_index_p
 from xnp.lax._elementwise import *  # noqa: F403
 from xnp.lax._elementwise import div_p
+from xnp.lax._gather_scatter import *  # noqa: F403
+from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403
-from xnp.lax._slicing import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._structural import *  # noqa: F403
 
 PRIMITIVES: dict[str, Primitive] = {

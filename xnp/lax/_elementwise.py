@@ -12,7 +12,7 @@ import numpy as np
 from transforms.core import ShapedArray
 from xnp._dtypes import result_dtype_of_avals
 from xnp.lax import _special_impl as special
-from xnp.lax._base import broadcast_shapes_cached, loop_dtypes, primitive, ufunc_primitive
+from xnp.lax._base import broadcast_shapes_cached, primitive, ufunc_primitive
 
 
 def _float_impl(fn):
@@ -75,9 +75,7 @@ digamma_p = ufunc_primitive("digamma", np.sin, impl=_float_impl(special.digamma)
 is_finite_p = ufunc_primitive("is_finite", np.isfinite)
 is_nan_p = ufunc_primitive("is_nan", np.isnan)
 signbit_p = ufunc_primitive("signbit", np.signbit)
-not_p = ufunc_primitive("not", np.invert)             # logical on bool, bitwise on ints
 conj_p = ufunc_primitive("conj", np.conjugate)
-population_count_p = ufunc_primitive("population_count", np.bitwise_count)
 
 
 def _real_eval(x):
@@ -100,11 +98,6 @@ max_p = ufunc_primitive("max", np.maximum)            # NaN-propagating, as NumP
 min_p = ufunc_primitive("min", np.minimum)
 atan2_p = ufunc_primitive("atan2", np.arctan2)
 nextafter_p = ufunc_primitive("nextafter", np.nextafter)
-and_p = ufunc_primitive("and", np.bitwise_and)        # logical on bool
-or_p = ufunc_primitive("or", np.bitwise_or)
-xor_p = ufunc_primitive("xor", np.bitwise_xor)
-shift_left_p = ufunc_primitive("shift_left", np.left_shift)
-gcd_p = ufunc_primitive("gcd", np.gcd)
 eq_p = ufunc_primitive("eq", np.equal)
 ne_p = ufunc_primitive("ne", np.not_equal)
 lt_p = ufunc_primitive("lt", np.less)
@@ -113,37 +106,9 @@ gt_p = ufunc_primitive("gt", np.greater)
 ge_p = ufunc_primitive("ge", np.greater_equal)
 
 
-def _as_signedness(x, kind: str):
-    x = np.asarray(x)
-    if x.dtype.kind == kind or x.dtype.kind not in "iu":
-        return x
-    return x.view(np.dtype(f"{kind}{x.dtype.itemsize}"))
-
-
-def _shift_right(kind):
-    def impl(x, y):
-        dt = loop_dtypes(np.right_shift, _aval(x), _aval(y))[-1]
-        x = _as_signedness(np.asarray(x, dt), kind)
-        y = np.asarray(y).astype(x.dtype)
-        nbits = x.dtype.itemsize * 8
-        # Shifts past the width are defined as in XLA: all sign bits, or zero.
-        big = y >= nbits if kind == "u" else (y >= nbits) | (y < 0)
-        out = np.right_shift(x, np.where(big, nbits - 1, y))
-        if kind == "u":
-            out = np.where(big, 0, out).astype(x.dtype)
-        return np.asarray(out).view(dt) if out.dtype != dt else out
-    return impl
-
-
 def _aval(x):
     from transforms.core import get_aval as aval
     return aval(x)
-
-
-shift_right_arithmetic_p = ufunc_primitive("shift_right_arithmetic", np.right_shift,
-                                           impl=_shift_right("i"))
-shift_right_logical_p = ufunc_primitive("shift_right_logical", np.right_shift,
-                                        impl=_shift_right("u"))
 
 
 def _integer_pow_impl(x, *, y: int):
@@ -437,10 +402,257 @@ for _p in [v for v in dict(globals()).values() if isinstance(v, type(add_p))]:
 
 
 # --- lowering to StableHLO ----------------------------------------------------------------------
-from xnp.lax._lower_util import lower_ufunc, op  # noqa: E402
+from xnp.lax import _lower_complex as lc  # noqa: E402
+from xnp.lax._lower_util import (  # noqa: E402
+    floor_divide,
+    in_complex128,
+    in_float64,
+    int_divmod,
+    is_float,
+    is_nan,
+    lower_ufunc,
+    make_complex,
+    np_compare,
+    np_maximum,
+    np_minimum,
+    on_floats,
+    op,
+    parts,
+    real_dtype,
+    signbit,
+)
 
-for _prim, _name in [(add_p, "add"), (sub_p, "subtract"), (mul_p, "multiply"),
-                     (neg_p, "negate"), (sin_p, "sine"), (cos_p, "cosine"),
-                     (tanh_p, "tanh"), (exp_p, "exponential"), (log_p, "log")]:
-    lower_ufunc(_prim, op(_name))
-del _prim, _name
+
+def _full(ctx, like, value, dtype=None):
+    return ctx.full(like.shape, value, dtype or like.dtype)
+
+
+def _on_bool(name, bool_name):
+    """``name``, or ``bool_name`` on booleans (NumPy's add is ``or`` there, mul ``and``)."""
+    return lambda ctx, x, y: ctx.binary(bool_name if x.dtype == np.bool_ else name, x, y)
+
+
+def _sign(ctx, x):
+    zero = _full(ctx, x, 0)
+    if x.dtype.kind == "u":
+        return ctx.convert(ctx.compare(x, zero, "NE"), x.dtype)
+    if x.dtype.kind == "c":
+        return lc.sign(ctx, x)
+    s = ctx.unary("sign", x)
+    return s if x.dtype.kind == "i" else ctx.select(ctx.compare(x, zero, "EQ"), zero, s)
+
+
+def _abs(ctx, x):
+    if x.dtype.kind == "c":
+        return lc.modulus(ctx, x)
+    return x if x.dtype.kind in "ub" else ctx.unary("abs", x)
+
+
+def _trunc(ctx, x):
+    neg = ctx.compare(x, _full(ctx, x, 0), "LT")
+    return ctx.select(neg, ctx.unary("ceil", x), ctx.unary("floor", x))
+
+
+def _exp(ctx, x):
+    return lc.exp(ctx, x) if x.dtype.kind == "c" else ctx.unary("exponential", x)
+
+
+def _expm1(ctx, x):
+    return lc.expm1(ctx, x) if x.dtype.kind == "c" else ctx.unary("exponential_minus_one", x)
+
+
+def _exp2(ctx, x):
+    if x.dtype.kind == "c":
+        return lc.exp(ctx, lc.scale(ctx, x, np.log(2)))
+    return ctx.binary("power", _full(ctx, x, 2), x)
+
+
+def _log_base(base):
+    def fn(ctx, x):
+        if x.dtype.kind == "c":
+            return lc.scale(ctx, _log(ctx, x), 1 / np.log(base))
+        x = ctx.convert(x, np.float64)
+        r = ctx.binary("divide", ctx.unary("log", x), _full(ctx, x, np.log(base)))
+        # Exact at exact powers of the base: log10(1000.0) is 3.0, not 2.9999999999999996.
+        k = ctx.unary("round_nearest_even", r)
+        exact = ctx.compare(ctx.binary("power", _full(ctx, x, base), k), x, "EQ")
+        return ctx.select(exact, k, r)
+    return fn
+
+
+def _logistic(ctx, x):
+    """As the eager formula: 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below."""
+    one, e = _full(ctx, x, 1), ctx.unary("exponential", x)
+    pos = ctx.binary("divide", one, ctx.binary(
+        "add", one, ctx.unary("exponential", ctx.unary("negate", x))))
+    neg = ctx.binary("divide", e, ctx.binary("add", one, e))
+    return ctx.select(np_compare(ctx, x, _full(ctx, x, 0), "GE"), pos, neg)
+
+
+def _is_finite(ctx, x):
+    if x.dtype.kind == "c":
+        return ctx.binary("and", *(_is_finite(ctx, p) for p in parts(ctx, x)))
+    if is_float(x.dtype):
+        return ctx.op("stablehlo.is_finite", [x], (x.shape, np.bool_))
+    return _full(ctx, x, True, np.bool_)
+
+
+def _conj(ctx, x):
+    if x.dtype.kind != "c":
+        return x
+    re, im = parts(ctx, x)
+    return make_complex(ctx, re, ctx.unary("negate", im))
+
+
+def _rem(ctx, x, y):
+    return int_divmod(ctx, x, y)[1] if x.dtype.kind in "iu" else \
+        ctx.binary("remainder", x, y)
+
+
+def _div(ctx, x, y):
+    if x.dtype.kind == "c":
+        return lc.divide(ctx, x, y)
+    if any(a.dtype == np.bool_ for a in ctx.avals_in):
+        # XLA simplifies convert(bool) / broadcast(convert(bool)) to 0 at 0 / 0 (not NaN).
+        y = ctx.op("stablehlo.optimization_barrier", [y], (y.shape, y.dtype))
+    return ctx.binary("divide", x, y)
+
+
+def _sqrt(ctx, x):
+    return lc.sqrt(ctx, x) if x.dtype.kind == "c" else ctx.unary("sqrt", x)
+
+
+def _sin(ctx, x):
+    return lc.sin_cos("sine")(ctx, x) if x.dtype.kind == "c" else ctx.unary("sine", x)
+
+
+def _cos(ctx, x):
+    return lc.sin_cos("cosine")(ctx, x) if x.dtype.kind == "c" else ctx.unary("cosine", x)
+
+
+def _rsqrt(ctx, x):
+    return ctx.unary("rsqrt", x) if x.dtype.kind != "c" else \
+        lc.divide(ctx, _full(ctx, x, 1), _sqrt(ctx, x))
+
+
+def _pow(ctx, x, y):
+    if x.dtype.kind == "c":
+        return lc.power(ctx, x, y)
+    if x.dtype.kind != "u":
+        return ctx.binary("power", x, y)
+    # XLA reads an unsigned exponent as signed: split off its top bit, x**(2**(n-1)).
+    top = 1 << (8 * x.dtype.itemsize - 1)
+    high = ctx.compare(y, _full(ctx, y, top), "GE")
+    low = ctx.binary("power", x, ctx.binary("and", y, _full(ctx, y, top - 1)))
+    for _ in range(8 * x.dtype.itemsize - 1):
+        x = ctx.binary("multiply", x, x)
+    return ctx.binary("multiply", low, ctx.select(high, x, _full(ctx, x, 1)))
+
+
+def _digamma(ctx, x):
+    # The eager poles at signed zeros: -inf at +0.0, +inf at -0.0 (CHLO gives NaN).
+    inf = ctx.select(signbit(ctx, x), _full(ctx, x, np.inf), _full(ctx, x, -np.inf))
+    return ctx.select(ctx.compare(x, _full(ctx, x, 0), "EQ"), inf, op("chlo.digamma")(ctx, x))
+
+
+# Functions with a branch cut, whose side a signed zero selects.
+_log, _log1p, _acos, _acosh = (lc.symmetric(op(n)) for n in (
+    "log", "log_plus_one", "chlo.acos", "chlo.acosh"))
+_asin, _atan, _asinh, _atanh = (lc.symmetric(op(n), odd=True) for n in (
+    "chlo.asin", "chlo.atan", "chlo.asinh", "chlo.atanh"))
+
+
+def _compare(direction):
+    return lambda ctx, x, y: np_compare(ctx, x, y, direction)
+
+
+# Complex64 in complex128 (not log2, log10: NumPy scales a complex64 log in float32).
+_TRANSCENDENTAL = {exp_p, exp2_p, expm1_p, log_p, log1p_p, sqrt_p, rsqrt_p, sin_p, cos_p,
+                   tan_p, asin_p, acos_p, atan_p, sinh_p, cosh_p, tanh_p, asinh_p, acosh_p,
+                   atanh_p, logistic_p}
+for _prim, _fn in [
+        (add_p, _on_bool("add", "or")), (sub_p, op("subtract")),
+        (mul_p, _on_bool("multiply", "and")), (div_p, _div),
+        (neg_p, op("negate")), (sign_p, _sign), (abs_p, _abs),
+        (floor_p, on_floats(op("floor"))), (ceil_p, on_floats(op("ceil"))),
+        (round_p, on_floats(op("round_nearest_even"))), (trunc_p, on_floats(_trunc)),
+        (exp_p, _exp), (exp2_p, _exp2), (expm1_p, _expm1),
+        (log_p, _log), (log2_p, _log_base(2)), (log10_p, _log_base(10)),
+        (log1p_p, _log1p), (sqrt_p, _sqrt), (rsqrt_p, _rsqrt),
+        (cbrt_p, op("cbrt")), (sin_p, _sin), (cos_p, _cos), (tan_p, op("tan")),
+        (asin_p, _asin), (acos_p, _acos), (atan_p, _atan),
+        (sinh_p, in_float64(op("chlo.sinh"))), (cosh_p, in_float64(op("chlo.cosh"))),
+        (tanh_p, op("tanh")), (asinh_p, _asinh), (acosh_p, _acosh), (atanh_p, _atanh),
+        (logistic_p, _logistic),
+        (erf_p, in_float64(op("chlo.erf"))), (erfc_p, in_float64(op("chlo.erfc"))),
+        (erf_inv_p, in_float64(op("chlo.erf_inv"))), (lgamma_p, in_float64(op("chlo.lgamma"))),
+        (digamma_p, in_float64(_digamma)),
+        (is_finite_p, _is_finite), (is_nan_p, is_nan), (signbit_p, signbit),
+        (conj_p, _conj),
+        (floor_divide_p, floor_divide), (rem_p, _rem), (pow_p, _pow),
+        (max_p, np_maximum), (min_p, np_minimum), (atan2_p, op("atan2")),
+        (nextafter_p, op("chlo.next_after")),
+        (eq_p, _compare("EQ")), (ne_p, _compare("NE")), (lt_p, _compare("LT")),
+        (le_p, _compare("LE")), (gt_p, _compare("GT")), (ge_p, _compare("GE"))]:
+    lower_ufunc(_prim, in_complex128(_fn) if _prim in _TRANSCENDENTAL else _fn)
+del _prim, _fn
+
+
+def _real_lower(ctx, x):
+    return parts(ctx, x)[0] if x.dtype.kind == "c" else x
+
+
+def _imag_lower(ctx, x):
+    return parts(ctx, x)[1] if x.dtype.kind == "c" else _full(ctx, x, 0)
+
+
+def _complex_lower(ctx, x, y):
+    out = ctx.avals_out[0]
+    x, y = (ctx.broadcast(ctx.convert(v, real_dtype(out.dtype)), out.shape) for v in (x, y))
+    return make_complex(ctx, x, y)
+
+
+def _select_n_lower(ctx, which, *cases):
+    out = ctx.avals_out[0]
+    cases = [ctx.broadcast(ctx.convert(c, out.dtype), out.shape) for c in cases]
+    which = ctx.broadcast(which, out.shape)
+    if len(cases) <= 2:                 # a nonzero selector picks the second (np.where)
+        return ctx.select(ctx.convert(which, np.bool_), cases[-1], cases[0])
+    picked = cases[0]
+    for i, case in enumerate(cases[1:], 1):
+        picked = ctx.select(ctx.compare(which, _full(ctx, which, i), "EQ"), case, picked)
+    return picked
+
+
+def _clamp_lower(ctx, lo, x, hi):
+    out = ctx.avals_out[0]
+    lo, x, hi = (ctx.broadcast(ctx.convert(v, out.dtype), out.shape) for v in (lo, x, hi))
+    return np_minimum(ctx, np_maximum(ctx, x, lo), hi)
+
+
+def _integer_pow_lower(ctx, x, *, y: int):
+    """Repeated squaring, in float64 (complex128) for narrower floats; a negative power of a
+    float is a power of its reciprocal."""
+    dt = x.dtype
+    if dt == np.bool_:
+        return x if y else _full(ctx, x, True)
+    if dt.kind in "iu":
+        if y < 0:                       # NumPy raises; XLA's integer power gives 0 or +-1
+            return ctx.binary("power", x, _full(ctx, x, y))
+    else:
+        x = ctx.convert(x, np.complex128 if dt.kind == "c" else np.float64)
+        if y < 0:
+            x = _div(ctx, _full(ctx, x, 1), x)
+    acc, n = None, abs(y)
+    while n:
+        if n & 1:
+            acc = x if acc is None else ctx.binary("multiply", acc, x)
+        n >>= 1
+        if n:
+            x = ctx.binary("multiply", x, x)
+    return ctx.convert(_full(ctx, x, 1) if acc is None else acc, dt)
+
+
+real_p.lower, imag_p.lower, complex_p.lower = _real_lower, _imag_lower, _complex_lower
+select_n_p.lower, clamp_p.lower = _select_n_lower, _clamp_lower
+integer_pow_p.lower = _integer_pow_lower

@@ -171,3 +171,33 @@ def _dot_general_batch(vals, dims, *, dimension_numbers, preferred_element_type=
 
 
 dot_general_p.batch = _dot_general_batch
+
+
+# --- lowering to StableHLO ----------------------------------------------------------------------
+# Operands are converted to the result dtype first (NumPy's matmul loops compute in it);
+# float16 and bfloat16 accumulate in float32 and bool products are "or" of "and"s, as in
+# NumPy. HIGHEST precision keeps float32 products exact on accelerators too.
+from xnp.lax._lower_util import astype  # noqa: E402
+
+
+def _dims_list(dims):
+    return f"[{', '.join(map(str, dims))}]"
+
+
+def _dot_general_lower(ctx, x, y, *, dimension_numbers, preferred_element_type=None):
+    (lc, rc), (lb, rb) = dimension_numbers
+    out = ctx.avals_out[0]
+    dtype = {np.dtype(np.bool_): np.dtype(np.int32), np.dtype(np.float16): np.dtype(np.float32)
+             }.get(out.dtype, np.float32 if out.dtype.name == "bfloat16" else out.dtype)
+    x, y = (ctx.convert(astype(ctx, v, out.dtype), dtype) for v in (x, y))
+    dims = (f"#stablehlo.dot<lhs_batching_dimensions = {_dims_list(lb)}, "
+            f"rhs_batching_dimensions = {_dims_list(rb)}, "
+            f"lhs_contracting_dimensions = {_dims_list(lc)}, "
+            f"rhs_contracting_dimensions = {_dims_list(rc)}>")
+    highest = "#stablehlo<precision HIGHEST>"
+    res = ctx.op("stablehlo.dot_general", [x, y], (out.shape, dtype), {
+        "dot_dimension_numbers": dims, "precision_config": f"[{highest}, {highest}]"})
+    return ctx.convert(res, out.dtype)
+
+
+dot_general_p.lower = _dot_general_lower

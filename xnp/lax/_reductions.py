@@ -389,3 +389,260 @@ for _p in (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p):
 sort_p.batch = _sort_batch
 top_k_p.batch = _top_k_batch
 del _p
+
+
+# --- lowering to StableHLO ----------------------------------------------------------------------
+# Reductions are stablehlo.reduce with NumPy's combining function; float16 sums and products
+# accumulate in float32, as NumPy's half loops do. Cumulative ops are a sequential loop
+# along the axis, so that floating-point results are NumPy's bit for bit (XLA's
+# reduce_window reassociates). Orderings (extrema, arg-extrema, sort, top_k) compare
+# integer keys made from the bits (order_keys): XLA's CPU float comparisons treat
+# subnormals as zero.
+from transforms.lowering import i64_array  # noqa: E402
+from xnp.lax._lower_util import (  # noqa: E402
+    is_float,
+    is_nan,
+    lex_compare,
+    order_key,
+    order_keys,
+    parts,
+    real_dtype,
+)
+
+
+def _scalar(ctx, value, dtype):
+    return ctx.constant(np.asarray(value, dtype))
+
+
+def _and(ctx, *ps):
+    """The conjunction of the flags that are not None (None if all are)."""
+    ps = [p for p in ps if p is not None]
+    out = ps[0] if ps else None
+    for p in ps[1:]:
+        out = ctx.binary("and", out, p)
+    return out
+
+
+def _not(ctx, p):
+    return None if p is None else ctx.unary("not", p)
+
+
+def _extremum(largest):
+    """NumPy's maximum/minimum: ``a`` if it is NaN or wins (float16 and complex: or ties),
+    else ``b`` (so a NaN propagates)."""
+    def fn(ctx, a, b):
+        if a.dtype == np.bool_:
+            return ctx.binary("or" if largest else "and", a, b)
+        if a.dtype.kind in "iu":
+            return ctx.binary("maximum" if largest else "minimum", a, b)
+        (an, ka), (bn, kb) = order_keys(ctx, a), order_keys(ctx, b)
+        direction = ("G" if largest else "L") + (
+            "E" if a.dtype == np.float16 or a.dtype.kind == "c" else "T")
+        wins = _and(ctx, _not(ctx, bn), lex_compare(ctx, ka, kb, direction))
+        return ctx.select(ctx.binary("or", an, wins), a, b)
+    return fn
+
+
+def _reduce(ctx, xs, inits, axes, body):
+    """stablehlo.reduce of the same-shape ``xs`` over ``axes``; ``body(*accs, *elems)``."""
+    shape = tuple(s for i, s in enumerate(xs[0].shape) if i not in axes)
+    region = ctx.region([((), x.dtype) for x in xs] * 2, body)
+    return ctx.op("stablehlo.reduce", [*xs, *inits], [(shape, x.dtype) for x in xs],
+                  {"dimensions": i64_array(sorted(axes))}, regions=[region])
+
+
+def _extreme(dtype, largest):
+    """The identity of max (``largest=False``) or min (``largest=True``)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return largest
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.max if largest else info.min
+    inf = np.inf if largest else -np.inf
+    return complex(inf, inf) if dtype.kind == "c" else inf
+
+
+def _combiner(name):
+    """(fn(ctx, a, b) elementwise, identity(dtype)) of a reduction or scan."""
+    def logical(op, on_bool):
+        return lambda ctx, a, b: ctx.binary(on_bool if a.dtype == np.bool_ else op, a, b)
+    return {
+        "sum": (logical("add", "or"), lambda d: 0),
+        "prod": (logical("multiply", "and"), lambda d: 1),
+        "max": (_extremum(True), lambda d: _extreme(d, False)),
+        "min": (_extremum(False), lambda d: _extreme(d, True)),
+        "and": (logical("and", "and"), lambda d: True if d == np.bool_ else -1),
+        "or": (logical("or", "or"), lambda d: 0),
+        "xor": (logical("xor", "xor"), lambda d: 0),
+        "logaddexp": (lambda ctx, a, b: _logaddexp(ctx, a, b), None),
+    }[name]
+
+
+def _reduction_rule(name):
+    fn, identity = _combiner(name)
+
+    def rule(ctx, x, *, axes):
+        axes = normalize_axes(axes, x.ndim)
+        out_dtype = x.dtype
+        if name in ("sum", "prod") and x.dtype == np.float16:
+            x = ctx.convert(x, np.float32)           # NumPy's half loops add in float
+        if not axes:
+            return ctx.convert(x, out_dtype)
+        init = ctx.constant(np.array(identity(x.dtype)).astype(x.dtype))
+        (out,) = _reduce(ctx, [x], [init], axes, lambda a, b: fn(ctx, a, b))
+        return ctx.convert(out, out_dtype)
+    rule.__name__ = f"_reduce_{name}_lower"
+    return rule
+
+
+def _arg_rule(largest):
+    # A (value, index) reduction: the better value wins, a NaN beating everything; ties
+    # (NaN with NaN) go to the lower index, so that the first occurrence is returned.
+    def body(ctx, av, ai, bv, bi):
+        (an, ka), (bn, kb) = order_keys(ctx, av), order_keys(ctx, bv)
+        plain = _and(ctx, _not(ctx, an), _not(ctx, bn))
+        better = _and(ctx, plain, lex_compare(ctx, ka, kb, "GT" if largest else "LT"))
+        tie = _and(ctx, plain, lex_compare(ctx, ka, kb, "EQ"))
+        if an is not None:
+            better = ctx.binary("or", better, _and(ctx, an, _not(ctx, bn)))
+            tie = ctx.binary("or", tie, _and(ctx, an, bn))
+        pick_a = ctx.binary("or", better, ctx.binary("and", tie, ctx.compare(ai, bi, "LT")))
+        return [ctx.select(pick_a, av, bv), ctx.select(pick_a, ai, bi)]
+
+    def rule(ctx, x, *, axis, index_dtype):
+        (axis,) = normalize_axes((axis,), x.ndim)
+        index_dtype = np.dtype(index_dtype)
+        idx = ctx.op("stablehlo.iota", [], (x.shape, index_dtype),
+                     {"iota_dimension": f"{axis} : i64"})
+        inits = [ctx.constant(np.array(_extreme(x.dtype, not largest)).astype(x.dtype)),
+                 ctx.constant(np.iinfo(index_dtype).max, index_dtype)]
+        return _reduce(ctx, [x, idx], inits, (axis,), lambda *a: body(ctx, *a))[1]
+    return rule
+
+
+def _logaddexp(ctx, x, y):
+    """NumPy's npy_logaddexp (computed in float32 for 16-bit floats, as NumPy's loops)."""
+    dtype = x.dtype
+    if dtype.itemsize < 4:
+        x, y = ctx.convert(x, np.float32), ctx.convert(y, np.float32)
+    tmp = ctx.binary("subtract", x, y)
+    zero = ctx.full(x.shape, 0, x.dtype)
+    big = ctx.select(ctx.compare(tmp, zero, "GT"), x, y)
+    small = ctx.unary("log_plus_one", ctx.unary("exponential", ctx.unary(
+        "negate", ctx.unary("abs", tmp))))
+    out = ctx.select(is_nan(ctx, tmp), tmp, ctx.binary("add", big, small))
+    twice = ctx.binary("add", x, ctx.full(x.shape, np.log(2), x.dtype))
+    out = ctx.select(ctx.compare(x, y, "EQ"), twice, out)
+    return ctx.convert(out, dtype)
+
+
+def _cumulative_rule(name):
+    # acc = x[first]; then for each next position p along the axis (in scan order):
+    # acc = fn(acc, x[p]) and out[p] = acc -- NumPy's accumulate, one step at a time.
+    fn, _ = _combiner(name)
+
+    def rule(ctx, x, *, axis, reverse=False):
+        (axis,) = normalize_axes((axis,), x.ndim)
+        n = x.shape[axis]
+        if n <= 1:
+            return x
+        i64, scalar = np.dtype(np.int64), ((), np.int64)
+        slab = tuple(1 if d == axis else s for d, s in enumerate(x.shape))
+
+        def position(i):                 # the i-th position in scan order
+            return ctx.binary("subtract", _scalar(ctx, n - 1, i64), i) if reverse else i
+
+        def at(pos):                     # start indices of the slab at ``pos``
+            return [pos if d == axis else _scalar(ctx, 0, i64) for d in range(x.ndim)]
+
+        def take(pos):
+            return ctx.op("stablehlo.dynamic_slice", [x, *at(pos)], (slab, x.dtype),
+                          {"slice_sizes": i64_array(slab)})
+        carry = [scalar, (slab, x.dtype), (x.shape, x.dtype)]
+
+        def cond(i, acc, out):
+            return ctx.compare(i, _scalar(ctx, n, i64), "LT")
+
+        def body(i, acc, out):
+            pos = position(i)
+            acc = fn(ctx, acc, take(pos))
+            out = ctx.op("stablehlo.dynamic_update_slice", [out, acc, *at(pos)],
+                         (x.shape, x.dtype))
+            return [ctx.binary("add", i, _scalar(ctx, 1, i64)), acc, out]
+
+        regions = [ctx.region(carry, cond), ctx.region(carry, body)]
+        first = take(_scalar(ctx, n - 1 if reverse else 0, i64))
+        outs = ctx.op("stablehlo.while", [_scalar(ctx, 1, i64), first, x], carry,
+                      regions=regions)
+        return outs[2]
+    rule.__name__ = f"_cum{name}_lower"
+    return rule
+
+
+def _sort_keys(ctx, x):
+    """Integer keys whose lexicographic order is NumPy's sort order: NaN last; complex
+    numbers by which parts are NaN (R + Rj, R + nanj, nan + Rj, nan + nanj), then by
+    real and imaginary part."""
+    if x.dtype.kind != "c":
+        return order_keys(ctx, x)[1]
+    (rn, (kr,)), (im, (ki,)) = (order_keys(ctx, p) for p in parts(ctx, x))
+    return [rn, im, kr, ki]
+
+
+def _sort(ctx, operands, dimension, num_keys, keys):
+    """A stable stablehlo.sort of ``operands`` along ``dimension`` by the first
+    ``num_keys``, each ordered by the integer keys ``keys(ctx, x)``."""
+    def comparator(*args):
+        pairs = [(keys(ctx, args[2 * k]), keys(ctx, args[2 * k + 1])) for k in range(num_keys)]
+        return lex_compare(ctx, [k for a, _ in pairs for k in a], [k for _, b in pairs for k in b],
+                    "LT")
+    region = ctx.region([((), op.dtype) for op in operands for _ in (0, 1)], comparator)
+    return ctx.op("stablehlo.sort", list(operands), [(op.shape, op.dtype) for op in operands],
+                  {"dimension": f"{dimension} : i64", "is_stable": "true"}, regions=[region])
+
+
+def _sort_lower(ctx, *operands, dimension, is_stable=True, num_keys=1):
+    # Always stable: the eager sort is.
+    if not operands[0].shape:
+        return list(operands)
+    (dimension,) = normalize_axes((dimension,), operands[0].ndim)
+    return _sort(ctx, operands, dimension, num_keys, _sort_keys)
+
+
+def _top_k_keys(ctx, x):
+    """Keys of the eager top_k's stable ascending sort: -x (wrapping for int64), with NaN
+    as +inf; complex numbers by their real part."""
+    if x.dtype.kind == "u":
+        return [ctx.unary("not", x)]                   # max - x
+    if not is_float(x.dtype) and x.dtype.kind != "c":
+        return [ctx.unary("negate", ctx.convert(x, np.int64))]
+    nan, _ = order_keys(ctx, x)
+    real = ctx.unary("real", x, real_dtype(x.dtype)) if x.dtype.kind == "c" else x
+    key = order_key(ctx, real)
+    inf = np.array(np.inf, real.dtype).view(key.dtype)
+    return [ctx.unary("negate", ctx.select(nan, ctx.full(x.shape, inf, key.dtype), key))]
+
+
+def _top_k_lower(ctx, x, *, k):
+    axis = x.ndim - 1
+    idx = ctx.op("stablehlo.iota", [], (x.shape, np.int32), {"iota_dimension": f"{axis} : i64"})
+    out_shape = (*x.shape[:-1], k)
+    attrs = {"start_indices": i64_array([0] * x.ndim), "limit_indices": i64_array(out_shape),
+             "strides": i64_array([1] * x.ndim)}
+    return [ctx.op("stablehlo.slice", [v], (out_shape, v.dtype), attrs)
+            for v in _sort(ctx, [x, idx], axis, 1, _top_k_keys)]
+
+
+sort_p.lower = _sort_lower
+top_k_p.lower = _top_k_lower
+for _p, _name in [(reduce_sum_p, "sum"), (reduce_prod_p, "prod"), (reduce_max_p, "max"),
+                  (reduce_min_p, "min"), (reduce_and_p, "and"), (reduce_or_p, "or"),
+                  (reduce_xor_p, "xor")]:
+    _p.lower = _reduction_rule(_name)
+argmax_p.lower = _arg_rule(largest=True)
+argmin_p.lower = _arg_rule(largest=False)
+for _p, _name in [(cumsum_p, "sum"), (cumprod_p, "prod"), (cummax_p, "max"),
+                  (cummin_p, "min"), (cumlogsumexp_p, "logaddexp")]:
+    _p.lower = _cumulative_rule(_name)
+del _p, _name

@@ -425,3 +425,95 @@ concatenate_p.batch = _concatenate_batch
 pad_p.batch = _pad_batch
 _unary_same_bdim(copy_p)
 _unary_same_bdim(stop_gradient_p)
+
+
+# --- lowering to StableHLO ----------------------------------------------------------------------
+from transforms.lowering import i64_array  # noqa: E402
+from xnp.lax._lower_util import astype, real_dtype  # noqa: E402
+
+
+def _convert_lower(ctx, x, *, new_dtype, weak_type=False):
+    return astype(ctx, x, new_dtype)
+
+
+def _bitcast_lower(ctx, x, *, new_dtype):
+    # StableHLO bitcasts neither booleans nor complex numbers: booleans go through uint8,
+    # complex numbers through (real, imag) pairs on a last axis of their float type.
+    new, out_shape = np.dtype(new_dtype), ctx.avals_out[0].shape
+    if x.dtype == np.bool_:
+        x = ctx.convert(x, np.uint8)
+    if x.dtype.kind == "c":
+        parts = [ctx.reshape(ctx.unary(p, x, real_dtype(x.dtype)), (*x.shape, 1))
+                 for p in ("real", "imag")]
+        x = ctx.op("stablehlo.concatenate", parts, ((*x.shape, 2), parts[0].dtype),
+                   {"dimension": f"{x.ndim} : i64"})
+    via = np.dtype(np.uint8) if new == np.bool_ else real_dtype(new)
+    old_size, new_size = x.dtype.itemsize, via.itemsize
+    if old_size < new_size:           # StableHLO wants the last axis to make one element
+        x = ctx.reshape(x, (int(np.prod(x.shape)) * old_size // new_size,
+                            new_size // old_size))
+    shape = x.shape[:-1] if old_size < new_size else \
+        x.shape if old_size == new_size else (*x.shape, old_size // new_size)
+    y = ctx.op("stablehlo.bitcast_convert", [x], (shape, via))
+    if new.kind == "c":
+        y = ctx.reshape(y, (*out_shape, 2))
+        re, im = (ctx.reshape(ctx.op("stablehlo.slice", [y], ((*out_shape, 1), via), {
+            "start_indices": i64_array([0] * len(out_shape) + [i]),
+            "limit_indices": i64_array([*out_shape, i + 1]),
+            "strides": i64_array([1] * (len(out_shape) + 1))}), out_shape) for i in (0, 1))
+        return ctx.op("stablehlo.complex", [re, im], (out_shape, new))
+    return ctx.convert(ctx.reshape(y, out_shape), new)
+
+
+def _iota_lower(ctx, *, dtype, shape, dimension):
+    dtype = np.dtype(dtype)
+    via = dtype if dtype.kind in "iu" else np.dtype(np.int64)
+    out = ctx.op("stablehlo.iota", [], (shape, via),
+                 {"iota_dimension": f"{dimension % len(shape)} : i64"})
+    return astype(ctx, out, dtype)
+
+
+def _reshape_lower(ctx, x, **_):
+    return ctx.reshape(x, ctx.avals_out[0].shape)
+
+
+def _transpose_lower(ctx, x, *, permutation):
+    return ctx.op("stablehlo.transpose", [x], ctx.avals_out[0],
+                  {"permutation": i64_array(permutation)})
+
+
+def _rev_lower(ctx, x, *, dimensions):
+    dims = normalize_axes(dimensions, x.ndim)
+    return ctx.op("stablehlo.reverse", [x], ctx.avals_out[0],
+                  {"dimensions": i64_array(dims)}) if dims else x
+
+
+def _concatenate_lower(ctx, *xs, dimension):
+    (dimension,) = normalize_axes((dimension,), xs[0].ndim)
+    return ctx.op("stablehlo.concatenate", list(xs), ctx.avals_out[0],
+                  {"dimension": f"{dimension} : i64"})
+
+
+def _pad_lower(ctx, x, padding_value, *, padding_config):
+    # The padding value is cast as NumPy's np.full casts it.
+    value = ctx.reshape(astype(ctx, padding_value, x.dtype, scalar=True), ())
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    return ctx.op("stablehlo.pad", [x, value], ctx.avals_out[0], {
+        "edge_padding_low": i64_array(lo), "edge_padding_high": i64_array(hi),
+        "interior_padding": i64_array(interior)})
+
+
+convert_element_type_p.lower = _convert_lower
+bitcast_convert_type_p.lower = _bitcast_lower
+iota_p.lower = _iota_lower
+broadcast_in_dim_p.lower = lambda ctx, x, *, shape, broadcast_dimensions: ctx.broadcast(
+    x, shape, broadcast_dimensions)
+for _p in (reshape_p, squeeze_p, expand_dims_p):
+    _p.lower = _reshape_lower
+transpose_p.lower = _transpose_lower
+rev_p.lower = _rev_lower
+concatenate_p.lower = _concatenate_lower
+pad_p.lower = _pad_lower
+for _p in (copy_p, stop_gradient_p):
+    _p.lower = lambda ctx, x: x
+del _p

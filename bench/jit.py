@@ -1,0 +1,145 @@
+"""jit: dispatch cost, a fused elementwise chain, and an MLP training step, side by side
+with NumPy (and jax.jit where jax is installed) in one run.
+
+    python bench/jit.py
+
+1. dispatch of a jitted ``x + y`` on two 3-element float64 arrays: per call, with NumPy
+   inputs and with inputs that are results of an earlier call (already on the device);
+2. the 10-op elementwise chain of bench/eager.py on 1,000,000 float64 under jit, against
+   NumPy eager;
+3. an MLP 784-512-512-10 training step (batch 128, float32, softmax cross-entropy, SGD)
+   under jit: steady-state time per step, and the first call (trace, lower, compile).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import sys
+import time
+import timeit
+
+import numpy
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from eager import chain  # noqa: E402
+
+import xnp  # noqa: E402
+
+HAVE_JAX = importlib.util.find_spec("jax") is not None
+
+
+def per_call_median(fn, n=20000, warm=1000) -> float:
+    for _ in range(warm):
+        fn()
+    pc = time.perf_counter_ns
+    ts = []
+    for _ in range(n):
+        t0 = pc()
+        fn()
+        ts.append(pc() - t0)
+    ts.sort()
+    return ts[n // 2] / 1e9
+
+
+def median_time(fn, number, rounds=7) -> float:
+    return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
+
+
+def report(title, times, base):
+    print(title)
+    for k, t in times.items():
+        unit, scale = ("us", 1e6) if t < 1e-3 else ("ms", 1e3)
+        ratio = f"  ({t / times[base]:.2f}x {base})" if k != base and base in times else ""
+        print(f"  {k:32s} {t * scale:9.2f} {unit}{ratio}")
+
+
+def dispatch():
+    a, b = numpy.array([1.0, 2.0, 3.0]), numpy.array([10.0, 20.0, 30.0])
+    f = xnp.jit(lambda x, y: x + y)
+    da, db = f(a, 0.0 * a), f(b, 0.0 * b)       # results of a jitted call: on the device
+    fns = {"xnp.jit, numpy in": lambda: f(a, b),
+           "xnp.jit, device in": lambda: f(da, db)}
+    if HAVE_JAX:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        jf = jax.jit(lambda x, y: x + y)
+        ja, jb = jax.device_put(a), jax.device_put(b)
+        fns["jax.jit, numpy in"] = lambda: jf(a, b)
+        fns["jax.jit, device in"] = lambda: jf(ja, jb)
+    times = {k: per_call_median(fn) for k, fn in fns.items()}
+    base = "jax.jit, numpy in" if HAVE_JAX else "xnp.jit, numpy in"
+    report("dispatch, x + y on 3 float64 (median per call):", times, base)
+
+
+def elementwise_chain():
+    data = numpy.random.default_rng(0).uniform(0.1, 1.0, 1_000_000)
+    jchain = xnp.jit(lambda x: chain(xnp, x))
+    xd = xnp.asarray(data)
+    numpy.testing.assert_allclose(numpy.asarray(jchain(xd)), chain(numpy, data), rtol=1e-12)
+    fns = {"numpy eager": lambda: chain(numpy, data), "xnp eager": lambda: chain(xnp, xd),
+           "xnp.jit": lambda: jchain(xd)}
+    if HAVE_JAX:
+        import jax
+        import jax.numpy as jnp
+        jj = jax.jit(lambda x: chain(jnp, x))
+        jd = jax.device_put(data)
+        fns["jax.jit"] = lambda: jj(jd).block_until_ready()
+    times = {k: median_time(fn, 5) for k, fn in fns.items()}
+    report("10-op elementwise chain, 1e6 float64:", times, "numpy eager")
+
+
+def mlp():
+    rng = numpy.random.default_rng(0)
+    sizes = [784, 512, 512, 10]
+    params = [(rng.normal(size=(m, n)).astype(numpy.float32) * numpy.float32(m ** -0.5),
+               numpy.zeros(n, numpy.float32)) for m, n in zip(sizes[:-1], sizes[1:])]
+    x = rng.normal(size=(128, 784)).astype(numpy.float32)
+    onehot = numpy.eye(10, dtype=numpy.float32)[rng.integers(0, 10, 128)]
+
+    def make_step(np, grad):
+        def loss(params, x, onehot):
+            h = x
+            for w, b in params[:-1]:
+                h = np.maximum(h @ w + b, 0.0)
+            w, b = params[-1]
+            logits = h @ w + b
+            logits = logits - np.max(logits, axis=1, keepdims=True)
+            logp = logits - np.log(np.sum(np.exp(logits), axis=1, keepdims=True))
+            return -np.mean(np.sum(logp * onehot, axis=1))
+
+        def step(params, x, onehot):
+            g = grad(loss)(params, x, onehot)
+            return [(w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, g)]
+        return step
+
+    contenders = {"xnp.jit": (xnp.jit, make_step(xnp, xnp.grad))}
+    if HAVE_JAX:
+        import jax
+        import jax.numpy as jnp
+        contenders["jax.jit"] = (jax.jit, make_step(jnp, jax.grad))
+    first, steady = {}, {}
+    for name, (jit, step) in contenders.items():
+        jstep = jit(step)
+        t0 = time.perf_counter()
+        p = jstep(params, x, onehot)
+        _block(p)
+        first[name] = time.perf_counter() - t0
+        steady[name] = median_time(lambda: _block(jstep(params, x, onehot)), 20)
+    base = "jax.jit" if HAVE_JAX else "xnp.jit"
+    report("MLP 784-512-512-10 step, batch 128, float32, steady state:", steady, base)
+    report("  first call (trace + lower + compile):", first, base)
+
+
+def _block(tree):
+    for leaf in [v for pair in tree for v in pair]:
+        if hasattr(leaf, "block_until_ready"):
+            leaf.block_until_ready()
+
+
+if __name__ == "__main__":
+    if not HAVE_JAX:
+        print("(jax is not installed: ratios against jax.jit are not available)")
+    dispatch()
+    elementwise_chain()
+    mlp()

@@ -1,0 +1,81 @@
+"""The jaxlib runtime module on its own: every private jaxlib call xnp makes goes through
+transforms/runtime.py, so these tests show at once what a jaxlib upgrade breaks."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from transforms import runtime
+from transforms.lowering import mlir_type
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64,
+          np.complex128]
+
+
+def test_backend_is_the_pinned_jaxlib_on_cpu():
+    b = runtime.backend()
+    assert b.platform == "cpu"
+    import jaxlib.version
+    assert jaxlib.version.__version__ == runtime.SUPPORTED_JAXLIB
+
+
+def test_version_mismatch_names_the_supported_release(monkeypatch):
+    import jaxlib.version
+    monkeypatch.setattr(jaxlib.version, "__version__", "0.0.1")
+    with pytest.raises(ImportError, match=r"jaxlib==0\.10\.2"):
+        runtime._Backend()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(), (3,), (2, 0), (2, 3)])
+def test_round_trip_through_a_compiled_identity(dtype, shape):
+    x = (np.arange(int(np.prod(shape))) % 3).reshape(shape).astype(dtype)
+    op = "not" if x.dtype == np.bool_ else "negate"      # identity after a second pass
+    ty = mlir_type(shape, x.dtype)
+    out_ty = mlir_type(shape, runtime.TRANSPORT_DTYPES.get(x.dtype, x.dtype))
+    cast = (f'%1 = "stablehlo.bitcast_convert"(%a) : ({ty}) -> {out_ty}'
+            if out_ty != ty else f'%1 = "stablehlo.{op}"(%a) : ({ty}) -> {ty}')
+    text = (f"module @ident {{ func.func public @main(%a: {ty}) -> ({out_ty}) {{\n{cast}\n"
+            f'"func.return"(%1) : ({out_ty}) -> () }} }}')
+    exe = runtime.compile_mlir(text, [(shape, x.dtype)])
+    buf = runtime.device_put(x)
+    assert runtime.is_device_buffer(buf) and not runtime.is_device_buffer(x)
+    (back,) = exe(buf)
+    assert not back.flags.writeable
+    if out_ty == ty:
+        back = ~back if x.dtype == np.bool_ else -back
+    assert back.dtype == x.dtype and back.shape == x.shape
+    np.testing.assert_array_equal(back, x)
+
+
+ADD = """module @add {
+  func.func public @main(%a: tensor<3xf64>, %b: tensor<3xf64>) -> (tensor<3xf64>) {
+    %0 = "stablehlo.add"(%a, %b) : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    "func.return"(%0) : (tensor<3xf64>) -> ()
+  }
+}"""
+
+
+def test_compile_and_run_mlir_text_in_float64():
+    exe = runtime.compile_mlir(ADD, [((3,), np.dtype(np.float64))])
+    a = np.array([1.0, 1e-300, 2.0 ** -60])
+    (out,) = exe(a, a)
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, a + a)       # no float32 round trip
+    bufs = exe.execute([runtime.device_put(a), a])   # buffers and arrays mix
+    np.testing.assert_array_equal(runtime.to_numpy(bufs[0]), a + a)
+
+
+def test_results_are_read_without_a_copy():
+    exe = runtime.compile_mlir(ADD, [((3,), np.dtype(np.float64))])
+    (buf,) = exe.execute([np.ones(3), np.ones(3)])
+    v1, v2 = runtime.to_numpy(buf), runtime.to_numpy(buf)
+    assert v1.ctypes.data == v2.ctypes.data
+
+
+def test_invalid_module_raises():
+    with pytest.raises(Exception, match="error"):
+        runtime.compile_mlir("module { this is not mlir }", [])
