@@ -191,12 +191,14 @@ class _Entry:
         self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF
         self._exe = None
 
-    def run(self, vals):
-        """Run the executable on concrete values; results are xnp arrays."""
+    def run(self, vals, prepared: bool = False):
+        """Run the executable on concrete values (``prepared``: NumPy arrays of the right
+        dtypes or device buffers already); results are xnp arrays."""
         if self._exe is None:
             self._exe, self._const_args = _executable(self.closed, self.name)
-        ins = [*self.consts, *map(_as_input, vals, self.in_avals), *self._const_args]
-        bufs = self._exe.execute(ins)
+        if not prepared:
+            vals = map(_as_input, vals, self.in_avals)
+        bufs = self._exe.execute([*self.consts, *vals, *self._const_args])
         outs = [_handle_from_buffer(v, b) for v, b in zip(self._exe.results(bufs), bufs)]
         return outs[0] if self.single_output else tree_unflatten(self.out_tree, outs)
 
@@ -284,7 +286,7 @@ class Jitted:
             if fast is not None:
                 entry = self._fast_cache.get(fast[0])
                 if entry is not None and not _disabled():
-                    return entry.run(fast[1])
+                    return entry.run(fast[1], prepared=True)
         if _disabled():
             return self.fun(*args, **kwargs)
         entry, vals = self._lookup(args, kwargs)

@@ -157,13 +157,16 @@ class Executable:
     bitcast) and are viewed back as their true dtype here.
     """
 
-    __slots__ = ("_exe", "_handlers", "out_dtypes", "_needs_view")
+    __slots__ = ("_exe", "_handlers", "out_dtypes", "_needs_view", "_plain_results")
 
     def __init__(self, exe, out_shapes: Sequence[tuple]):
         b = backend()
         self._exe = exe
         self.out_dtypes = [np.dtype(d) for _, d in out_shapes]
         self._needs_view = any(d in TRANSPORT_DTYPES for d in self.out_dtypes)
+        # Every result can be read through DLPack directly (the common, fast case).
+        self._plain_results = not self._needs_view and all(
+            d.itemsize and 0 not in s for (s, _), d in zip(out_shapes, self.out_dtypes))
         self._handlers = [
             b.jax.array_result_handler(_aval(s, TRANSPORT_DTYPES.get(np.dtype(d), d)),
                                        b.sharding, True, _skip_checks=True)
@@ -177,6 +180,11 @@ class Executable:
 
     def results(self, buffers: Sequence) -> list:
         """NumPy views of the buffers ``execute`` returned, in their true dtypes."""
+        if self._plain_results:
+            outs = [np.from_dlpack(_DLPackSource(b)) for b in buffers]
+            for o in outs:
+                o.flags.writeable = False
+            return outs
         outs = [to_numpy(b) for b in buffers]
         if self._needs_view:
             outs = [o.view(d) if o.dtype != d else o for o, d in zip(outs, self.out_dtypes)]

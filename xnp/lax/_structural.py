@@ -148,6 +148,7 @@ rev_p = primitive("rev", impl=lambda x, *, dimensions: np.flip(x, tuple(dimensio
 
 def _concatenate_eval(*xs, dimension):
     first = xs[0]
+    (dimension,) = normalize_axes((dimension,), first.ndim)
     for x in xs[1:]:
         if x.ndim != first.ndim or any(a != b for i, (a, b) in
                                        enumerate(zip(x.shape, first.shape))
