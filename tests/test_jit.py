@@ -339,3 +339,34 @@ def test_xnp_and_jax_share_a_process():
             "np.testing.assert_array_equal(np.asarray(a), np.asarray(b))\n"
             "np.testing.assert_array_equal(np.asarray(c), x * 9.0)\n")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_custom_rules_survive_jit_in_every_order():
+    @xnp.custom_vjp
+    def scaled_sin(x):
+        return xnp.sin(x)
+
+    # A deliberately "wrong" rule (10x the true derivative) shows which rule ran.
+    scaled_sin.defvjp(lambda x: (xnp.sin(x), (xnp.cos(x), None)),
+                      lambda res, g: (10.0 * g * res[0],))
+
+    @xnp.custom_jvp
+    def clipped(x):
+        return xnp.tanh(x)
+
+    clipped.defjvp(lambda p, t: (xnp.tanh(p[0]), 3.0 * t[0]))
+
+    def f(x):
+        return xnp.sum(scaled_sin(x)) + xnp.sum(clipped(x))
+
+    want = 10.0 * np.cos(X) + 3.0
+    for g in [xnp.grad(f), xnp.jit(xnp.grad(f)), xnp.grad(xnp.jit(f)),
+              xnp.jit(xnp.grad(xnp.jit(f)))]:
+        _close(g(X), want)
+    xs = np.stack([X, 2 * X])
+    want_b = 10.0 * np.cos(xs) + 3.0
+    for g in [xnp.vmap(xnp.grad(xnp.jit(f))), xnp.jit(xnp.vmap(xnp.grad(f))),
+              xnp.vmap(xnp.jit(xnp.grad(f)))]:
+        _close(g(xs), want_b)
+    _, tangent = xnp.jvp(xnp.jit(lambda x: xnp.sum(clipped(x))), (X,), (np.ones(4),))
+    _close(tangent, 12.0)

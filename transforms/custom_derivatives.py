@@ -16,6 +16,8 @@ import functools
 import inspect
 from typing import Callable, Sequence
 
+import numpy as np
+
 from transforms import ad, core
 from transforms.ad import Zero
 from transforms.core import Primitive, get_aval
@@ -198,31 +200,56 @@ def jvp_of_custom(trace, kind, args, params):
             outs, residuals = params["fwd"](*primals)
             ts = [ad.instantiate(t) for t in tangents]
             out_avals = [ad.tangent_aval(get_aval(o)) for o in outs]
-            touts = custom_lin_p.bind(*ts, bwd=params["bwd"], residuals=residuals,
-                                      out_avals=tuple(out_avals))
+            arrays, static = _split_residuals(residuals)
+            touts = custom_lin_p.bind(*ts, *arrays, bwd=params["bwd"], static=static,
+                                      n_tangents=len(ts), out_avals=tuple(out_avals))
     finally:
         state.trace = trace
     return [ad.JVPTracer(trace, core.unwrap(o), t) for o, t in zip(outs, touts)]
 
 
-def _custom_lin_impl(*tangents, bwd, residuals, out_avals):
+# The residuals of a custom_vjp are operands of custom_lin_p (after the tangents), so that
+# transformations see them as values (a jaxpr holding the equation refers to them as
+# variables); leaves that are not arrays (None, strings, ...) travel in ``static``.
+_ARRAY_TYPES = (np.ndarray, np.generic, core.Tracer, bool, int, float, complex)
+
+
+def _split_residuals(residuals):
+    leaves, tree = tree_flatten(residuals)
+    leaves = [core.unwrap(x) for x in leaves]
+    is_array = tuple(isinstance(x, _ARRAY_TYPES) for x in leaves)
+    arrays = [x for x, a in zip(leaves, is_array) if a]
+    others = tuple(x for x, a in zip(leaves, is_array) if not a)
+    return arrays, (tree, is_array, others)
+
+
+def _join_residuals(arrays, static):
+    tree, is_array, others = static
+    arrays, others = iter(arrays), iter(others)
+    return tree_unflatten(tree, [core.wrap(next(arrays)) if a else next(others)
+                                 for a in is_array])
+
+
+def _custom_lin_impl(*args, bwd, static, n_tangents, out_avals):
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function; "
                     "use grad/vjp, or define the function with custom_jvp instead")
 
 
-def _custom_lin_transpose(cts, *args, bwd, residuals, out_avals):
+def _custom_lin_transpose(cts, *args, bwd, static, n_tangents, out_avals):
+    tangents, res = args[:n_tangents], args[n_tangents:]
     cts = [ad.instantiate(c) for c in cts]
-    cts_in = [None if c is None else core.unwrap(c) for c in bwd(residuals, cts)]
-    if len(cts_in) != len(args):
+    cts_in = [None if c is None else core.unwrap(c)
+              for c in bwd(_join_residuals(res, static), cts)]
+    if len(cts_in) != len(tangents):
         raise TypeError(f"custom_vjp bwd returned {len(cts_in)} cotangents for "
-                        f"{len(args)} differentiable inputs")
+                        f"{len(tangents)} differentiable inputs")
     return [None if not ad.is_undefined(a) else Zero(a.aval) if c is None else c
-            for a, c in zip(args, cts_in)]
+            for a, c in zip(tangents, cts_in)] + [None] * len(res)
 
 
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 custom_lin_p.impl = _custom_lin_impl
-custom_lin_p.abstract_eval = lambda *avals, bwd, residuals, out_avals: list(out_avals)
+custom_lin_p.abstract_eval = lambda *avals, out_avals, **params: list(out_avals)
 custom_lin_p.transpose = _custom_lin_transpose
 
 
@@ -283,38 +310,26 @@ def batch_custom(trace, kind, args, params):
     return [BatchTracer(trace, core.unwrap(o), 0) for o in outs]
 
 
-def _custom_lin_batch(vals, dims, *, bwd, residuals, out_avals):
+def _custom_lin_batch(vals, dims, *, bwd, static, n_tangents, out_avals):
     """Batch the linear custom_vjp application: every tangent gets its batch dimension
-    first, and ``bwd`` is vmapped, over the batch dimension of the cotangents and of the
-    residuals that belong to this batch trace (those computed from batched values)."""
-    from transforms.batching import BatchTracer, vmap
+    first, and ``bwd`` is vmapped over the cotangents and the batched residuals."""
+    from transforms.batching import vmap
     from xnp.lax._batch_util import bdim_to_front, moveaxis_v
     size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-    ts = [bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
-    # The rule runs with the batch trace's parent current: a residual that is a tracer of
-    # the batch trace is one whose trace has the current trace as its parent.
-    parent = core.current_trace()
-    leaves, tree = tree_flatten(residuals)
-    res, axes = [], []
-    for leaf in leaves:
-        v = core.unwrap(leaf)
-        if type(v) is BatchTracer and v._trace.parent is parent and v.bdim is not None:
-            res.append(moveaxis_v(v.val, v.bdim, 0))
-            axes.append(0)
-        elif type(v) is BatchTracer and v._trace.parent is parent:
-            res.append(v.val)
-            axes.append(None)
-        else:
-            res.append(leaf)
-            axes.append(None)
-    res_tree, axes_tree = tree_unflatten(tree, res), tree_unflatten(tree, axes)
+    ts = [bdim_to_front(v, d, size) for v, d in zip(vals[:n_tangents], dims[:n_tangents])]
+    res = [v if d is None else moveaxis_v(v, d, 0)
+           for v, d in zip(vals[n_tangents:], dims[n_tangents:])]
+    res_axes = [None if d is None else 0 for d in dims[n_tangents:]]
 
-    def batched_bwd(r, cts):
-        return list(vmap(lambda r_, c_: bwd(r_, list(c_)), in_axes=(axes_tree, 0),
-                         axis_size=size)(r, tuple(cts)))
+    def batched_bwd(residuals, cts):       # residuals: the batched pytree
+        def one(r_arrays, c_):
+            return bwd(_join_residuals(r_arrays, static), list(c_))
+        arrays, _ = _split_residuals(residuals)
+        return list(vmap(one, in_axes=(res_axes, 0), axis_size=size)(arrays, tuple(cts)))
 
     new_avals = tuple(a.update(shape=(size, *a.shape)) for a in out_avals)
-    outs = custom_lin_p.bind(*ts, bwd=batched_bwd, residuals=res_tree, out_avals=new_avals)
+    outs = custom_lin_p.bind(*ts, *res, bwd=batched_bwd, static=static,
+                             n_tangents=n_tangents, out_avals=new_avals)
     return outs, [0] * len(outs)
 
 

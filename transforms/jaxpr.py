@@ -144,7 +144,8 @@ def _pp_jaxpr(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
     for eqn in jaxpr.eqns:
         outs = binders(eqn.outvars)
         params = " ".join(f"{k}={_pp_param(v, namer, indent)}"
-                          for k, v in sorted(eqn.params.items()))
+                          for k, v in sorted(eqn.params.items())
+                          if v is not None and not callable(v))
         params = f"[{params}]" if params else ""
         args = " ".join(namer(v) for v in eqn.invars)
         lines.append(f"{pad}    {outs} = {eqn.prim.name}{params} {args}")

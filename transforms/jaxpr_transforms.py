@@ -49,10 +49,18 @@ def closure_convert(closed: ClosedJaxpr) -> ClosedJaxpr:
     return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), [])
 
 
+def _as_function(closed: ClosedJaxpr, fun):
+    """``fun`` (the Python function ``closed`` was traced from), or the jaxpr itself."""
+    return fun if fun is not None else (lambda *xs: eval_jaxpr(closed, *xs))
+
+
 @_cached_on_jaxpr
-def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple) -> tuple[ClosedJaxpr, list]:
+def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple, fun=None) -> tuple[ClosedJaxpr, list]:
     """A jaxpr from (primals, tangents of the ``nonzeros`` inputs) to (primal outputs,
-    tangents of the differentiable outputs); also returns which outputs have tangents."""
+    tangents of the differentiable outputs); also returns which outputs have tangents.
+    ``fun``, when given, is the Python function ``closed`` was traced from: tracing it
+    again keeps the custom derivative rules it calls."""
+    body = _as_function(closed, fun)
     in_avals = closed.in_avals
     tangent_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzeros) if nz]
     out_has_tangent = [is_differentiable(a) for a in closed.out_avals]
@@ -63,8 +71,7 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple) -> tuple[ClosedJaxpr, list]:
         given = iter(core.unwrap(a) for a in args[n:])
         tangents = [next(given) if nz else Zero(tangent_aval(a))
                     for a, nz in zip(in_avals, nonzeros)]
-        outs, tangents_out = jvp_flat(lambda *xs: eval_jaxpr(closed, *xs), primals,
-                                      tangents)
+        outs, tangents_out = jvp_flat(body, primals, tangents)
         return list(outs) + [instantiate(t) for t, d in zip(tangents_out, out_has_tangent)
                              if d]
 
@@ -72,11 +79,12 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple) -> tuple[ClosedJaxpr, list]:
 
 
 @_cached_on_jaxpr
-def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name
+def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name, fun=None
                 ) -> ClosedJaxpr:
     """A jaxpr taking inputs batched along ``dims`` (None: unbatched), every output
-    batched along axis 0."""
+    batched along axis 0 (``fun``: as for :func:`jvp_jaxpr`)."""
     from transforms.batching import vmap
+    body = _as_function(closed, fun)
     in_avals = []
     for a, d in zip(closed.in_avals, dims):
         if d is not None:
@@ -84,7 +92,7 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name
         in_avals.append(a)
 
     def fun(*args):
-        f = vmap(lambda *xs: eval_jaxpr(closed, *xs), in_axes=tuple(dims), out_axes=0,
+        f = vmap(body, in_axes=tuple(dims), out_axes=0,
                  axis_size=axis_size, axis_name=axis_name)
         return f(*args)
 

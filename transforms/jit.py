@@ -6,7 +6,10 @@ miss, and then either runs the compiled executable directly (no transformation a
 binds the higher-order primitive ``jit_p``, whose rules let grad, vmap and an enclosing
 jit see through the call:
 
-* JVP: the JVP of the inner jaxpr, called through ``jit_p`` again;
+* JVP: the JVP of the inner function, called through ``jit_p`` again (the parameter
+  ``fun``, the traced Python function, is re-traced under the transformation when
+  present, so that custom_jvp/custom_vjp rules inside it are honoured; jaxprs derived by
+  transformations have no ``fun`` and are interpreted instead);
 * linearize: partial evaluation splits that JVP into a known part, run now, and a staged
   linear part recorded on the tape;
 * transpose: the transposed linear jaxpr, called through ``jit_p``;
@@ -61,23 +64,23 @@ def _as_input(x, aval):
     return np.asarray(x, dtype=aval.dtype)
 
 
-def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, fun=None):
     exe, const_args = _executable(jaxpr, name)
     ins = [_as_input(x, a) for x, a in zip(args, jaxpr.in_avals)]
     return exe(*ins, *const_args)
 
 
-def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str):
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str, fun=None):
     return [a.update(weak_type=False) for a in jaxpr.out_avals]
 
 
-def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str):
+def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str, fun=None):
     return lower_jaxpr(ctx, jaxpr.jaxpr, jaxpr.consts, args)
 
 
-def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, fun=None):
     nonzeros = tuple(type(t) is not Zero for t in tangents)
-    jvp_closed, out_has_tangent = jt.jvp_jaxpr(jaxpr, nonzeros)
+    jvp_closed, out_has_tangent = jt.jvp_jaxpr(jaxpr, nonzeros, fun)
     outs = jit_p.bind(*primals, *[t for t in tangents if type(t) is not Zero],
                       jaxpr=jvp_closed, name=f"jvp_{name}")
     n = len(jaxpr.out_avals)
@@ -87,7 +90,7 @@ def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
     return outs[:n], tangents_out
 
 
-def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, fun=None):
     linear = tuple(type(a) is UndefinedPrimal for a in args)
     transposed = jt.transpose_jaxpr(jaxpr, linear)
     residuals = [a for a in args if type(a) is not UndefinedPrimal]
@@ -96,10 +99,11 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
     return [next(cts_in) if lin else None for lin in linear]
 
 
-def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str, _axis):
+def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str, _axis, fun=None):
     if all(d is None for d in dims) and not _uses_collectives(jaxpr):
-        return jit_p.bind(*vals, jaxpr=jaxpr, name=name), [None] * len(jaxpr.out_avals)
-    batched = jt.batch_jaxpr(jaxpr, tuple(dims), _axis.axis_size, _axis.axis_name)
+        return jit_p.bind(*vals, jaxpr=jaxpr, name=name, fun=fun), \
+            [None] * len(jaxpr.out_avals)
+    batched = jt.batch_jaxpr(jaxpr, tuple(dims), _axis.axis_size, _axis.axis_name, fun)
     outs = jit_p.bind(*vals, jaxpr=batched, name=f"vmap_{name}")
     return outs, [0] * len(outs)
 
@@ -183,10 +187,11 @@ class _Entry:
     """What one input signature of a jitted function traced to."""
 
     __slots__ = ("closed", "out_tree", "name", "consts", "in_avals", "single_output",
-                 "_exe", "_const_args")
+                 "fun", "_exe", "_const_args")
 
-    def __init__(self, closed, out_tree, name, consts):
+    def __init__(self, closed, out_tree, name, consts, fun):
         self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
+        self.fun = fun
         self.in_avals = closed.in_avals[len(consts):]
         self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF
         self._exe = None
@@ -277,7 +282,14 @@ class Jitted:
         avals = [_input_aval(v) for v in vals]
         closed = trace_to_jaxpr(flat_fun, avals)
         consts = closed.consts
-        return _Entry(jt.closure_convert(closed), out_tree_box[0], self.__name__, consts)
+        n = len(consts)
+        # Re-tracing ``flat_fun`` under a transformation keeps custom derivative rules;
+        # it closes over the same constants (taken as the leading arguments here), which
+        # is only sound when none of them is a tracer of an enclosing transformation.
+        fun = None if any(isinstance(c, Tracer) for c in consts) else \
+            (lambda *a: flat_fun(*a[n:]))
+        return _Entry(jt.closure_convert(closed), out_tree_box[0], self.__name__, consts,
+                      fun)
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -296,7 +308,8 @@ class Jitted:
                 if fast is not None:
                     self._fast_cache[fast[0]] = entry
             return entry.run(vals)
-        outs = jit_p.bind(*entry.consts, *vals, jaxpr=entry.closed, name=entry.name)
+        outs = jit_p.bind(*entry.consts, *vals, jaxpr=entry.closed, name=entry.name,
+                          fun=entry.fun)
         return tree_unflatten(entry.out_tree, [core.wrap(o) for o in outs])
 
     def lower(self, *args, **kwargs) -> Lowered:
