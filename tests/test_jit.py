@@ -370,3 +370,13 @@ def test_custom_rules_survive_jit_in_every_order():
         _close(g(xs), want_b)
     _, tangent = xnp.jvp(xnp.jit(lambda x: xnp.sum(clipped(x))), (X,), (np.ones(4),))
     _close(tangent, 12.0)
+
+
+def test_collectives_inside_jit_under_vmap():
+    xs = RNG.normal(size=(3, 2))
+    want = xs - xs.mean(axis=0)
+    inner = xnp.jit(lambda x: x - xnp.lax.pmean(x, "i"))
+    _close(xnp.vmap(inner, axis_name="i")(xs), want)
+    _close(xnp.jit(xnp.vmap(lambda x: x - xnp.lax.pmean(x, "i"), axis_name="i"))(xs), want)
+    with pytest.raises(NameError, match="unbound axis name"):
+        inner(xs[0])

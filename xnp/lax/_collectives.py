@@ -91,3 +91,16 @@ axis_index_p.batch = _axis_index_rule
 
 __all__ = ["psum_collective_p", "pmax_collective_p", "pmin_collective_p", "all_gather_p",
            "axis_index_p"]
+
+
+# --- lowering to StableHLO ----------------------------------------------------------------------
+# A collective that reaches the lowering was bound outside any vmap with its axis name
+# (a vmap inside the compiled function has already replaced it): the same error as eagerly.
+def _unbound_lower(ctx, *args, axis_name, **_):
+    _unbound(axis_name=axis_name)
+
+
+for _p in (psum_collective_p, pmax_collective_p, pmin_collective_p, all_gather_p,
+           axis_index_p):
+    _p.lower = _unbound_lower
+del _p
