@@ -18,6 +18,7 @@ from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumb
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403
+from xnp.lax._sorting import *  # noqa: F403
 from xnp.lax._structural import *  # noqa: F403
 
 PRIMITIVES: dict[str, Primitive] = {
