@@ -32,13 +32,31 @@ __all__ = ["Zero", "JVPTrace", "JVPTracer", "jvp_flat", "linearize_flat",
 class Zero:
     """A symbolic zero tangent or cotangent of the given abstract value."""
 
-    __slots__ = ("aval",)
+    __slots__ = ("_aval", "_of")
 
     def __init__(self, aval: ShapedArray):
-        self.aval = aval
+        self._aval = aval
+
+    @classmethod
+    def of_value(cls, x) -> Zero:
+        """The zero tangent of the value ``x``; its aval is only computed when read
+        (most zero tangents are merely recognised as zero and skipped)."""
+        z = _new_zero(cls)
+        z._aval, z._of = None, x
+        return z
+
+    @property
+    def aval(self) -> ShapedArray:
+        if self._aval is None:
+            self._aval = tangent_aval(get_aval(self._of))
+            self._of = None
+        return self._aval
 
     def __repr__(self):
         return f"Zero({self.aval.str_short()})"
+
+
+_new_zero = object.__new__
 
 
 float0 = np.dtype([("float0", np.void, 0)])
@@ -47,7 +65,7 @@ float0 = np.dtype([("float0", np.void, 0)])
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
     """Tangents of inexact values share their type; integers and bools have none."""
     if aval.dtype.kind in "fc" or aval.dtype.name == "bfloat16":
-        return ShapedArray(aval.shape, aval.dtype)
+        return aval if not aval.weak_type else ShapedArray(aval.shape, aval.dtype)
     return ShapedArray(aval.shape, float0)
 
 
@@ -84,14 +102,18 @@ def add_tangents(a, b):
 
 
 class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent")
+    __slots__ = ("primal", "tangent", "_aval")
 
     def __init__(self, trace, primal, tangent):
         self._trace, self.primal, self.tangent = trace, primal, tangent
+        self._aval = None
 
     @property
     def aval(self):
-        return get_aval(self.primal)
+        aval = self._aval
+        if aval is None:
+            aval = self._aval = get_aval(self.primal)
+        return aval
 
     def to_concrete(self):
         p = self.primal
@@ -108,18 +130,26 @@ class JVPTrace(Trace):
             return x.primal, x.tangent
         if isinstance(x, Tracer):
             core.check_alive(x)
-        return x, Zero(tangent_aval(get_aval(x)))
+        return x, Zero.of_value(x)
 
     def process_primitive(self, prim, args, params):
         primals, tangents = [], []
+        all_zero = True
         for x in args:
-            p, t = self.lift(x)
-            primals.append(p)
-            tangents.append(t)
+            if type(x) is JVPTracer and x._trace is self:
+                primals.append(x.primal)
+                tangents.append(x.tangent)
+                if all_zero and type(x.tangent) is not Zero:
+                    all_zero = False
+            else:
+                if isinstance(x, Tracer):
+                    core.check_alive(x)
+                primals.append(x)
+                tangents.append(Zero.of_value(x))
         state = core._state
         state.trace = self.parent          # rules bind one level down
         try:
-            if all(type(t) is Zero for t in tangents):
+            if all_zero:
                 return prim.bind(*primals, **params)
             if prim.jvp is None:
                 return _no_rule(prim, primals, params)
@@ -175,8 +205,11 @@ class LinearTape(StagingTrace):
                 if split is not None:
                     return split(self, args, params)
                 return super().process_primitive(prim, args, params)
+        parent = self.parent
+        if parent is core._EVAL_TRACE:       # eager linearize: primal work runs at once
+            return prim.impl(*args, **params)
         state = core._state
-        state.trace = self.parent
+        state.trace = parent
         try:
             return prim.bind(*args, **params)
         finally:
@@ -239,15 +272,15 @@ def backward_pass(jaxpr, consts: Sequence, cts_out: Sequence) -> list:
     Equations that do not depend on the linear inputs (residual computations) are
     evaluated forward first; the rest are transposed in reverse order.
     """
-    env: dict = {}
-    linear = set(jaxpr.invars)
-    for v, c in zip(jaxpr.constvars, consts):
-        env[v] = c
+    env: dict = dict(zip(jaxpr.constvars, consts))
+    linear = set(jaxpr.invars)          # Literals are never members: they hash by identity
     linear_eqns = []
     for eqn in jaxpr.eqns:
-        if any(not isinstance(v, Literal) and v in linear for v in eqn.invars):
-            linear.update(eqn.outvars)
-            linear_eqns.append(eqn)
+        for v in eqn.invars:
+            if v in linear:
+                linear.update(eqn.outvars)
+                linear_eqns.append(eqn)
+                break
         else:
             outs = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
             for v, o in zip(eqn.outvars, outs if eqn.prim.multiple_results else [outs]):
@@ -256,23 +289,26 @@ def backward_pass(jaxpr, consts: Sequence, cts_out: Sequence) -> list:
     for v, ct in zip(jaxpr.outvars, cts_out):
         _accumulate(ct_env, v, ct)
     for eqn in reversed(linear_eqns):
-        cts = [ct_env.pop(v, None) for v in eqn.outvars]
-        if all(ct is None or type(ct) is Zero for ct in cts):
-            continue
-        if not eqn.prim.multiple_results:
-            cts = cts[0] if cts[0] is not None else Zero(eqn.outvars[0].aval)
-        else:
+        prim = eqn.prim
+        if prim.multiple_results:
+            cts = [ct_env.pop(v, None) for v in eqn.outvars]
+            if all(ct is None or type(ct) is Zero for ct in cts):
+                continue
             cts = [Zero(v.aval) if c is None else c for v, c in zip(eqn.outvars, cts)]
-        args = [UndefinedPrimal(v.aval) if not isinstance(v, Literal) and v in linear
-                else _read(env, v) for v in eqn.invars]
-        if eqn.prim.transpose is None:
+        else:
+            cts = ct_env.pop(eqn.outvars[0], None)
+            if cts is None or type(cts) is Zero:
+                continue
+        args = [UndefinedPrimal(v.aval) if v in linear else
+                v.val if type(v) is Literal else env[v] for v in eqn.invars]
+        if prim.transpose is None:
             raise TypeError(f"Transpose rule (for reverse-mode differentiation) for "
-                            f"'{eqn.prim.name}' not implemented")
-        cts_in = eqn.prim.transpose(cts, *args, **eqn.params)
+                            f"'{prim.name}' not implemented")
+        cts_in = prim.transpose(cts, *args, **eqn.params)
         for v, a, ct in zip(eqn.invars, args, cts_in):
-            if is_undefined(a) and ct is not None:
-                _accumulate(ct_env, v, ct)
-    return [ct_env.get(v, Zero(v.aval)) for v in jaxpr.invars]
+            if ct is not None and type(a) is UndefinedPrimal and type(ct) is not Zero:
+                ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
+    return [ct_env[v] if v in ct_env else Zero(v.aval) for v in jaxpr.invars]
 
 
 def _read(env, v):

@@ -169,6 +169,33 @@ class StagingTracer(Tracer):
         return self._aval
 
 
+# Output avals by (primitive, input avals, params): traces stage the same few signatures
+# again and again (every eager grad records its tangent equations). Avals are immutable.
+_OUT_AVALS: dict = {}
+
+
+def abstract_eval_cached(prim, avals: list, params: dict) -> list:
+    """The output avals of ``prim`` as staged: a list, never weakly typed (primitive
+    results are NumPy arrays or scalars, which NumPy promotes as strongly typed; only
+    Python scalar inputs are weak)."""
+    key = (prim, *[(a.shape, a.dtype, a.weak_type) for a in avals],
+           *[(k, type(v), v) for k, v in params.items()])
+    try:
+        out = _OUT_AVALS.get(key)
+    except TypeError:                       # an unhashable parameter
+        key, out = None, None
+    if out is None:
+        out = prim.abstract_eval(*avals, **params)
+        if not prim.multiple_results:
+            out = [out]
+        out = tuple(a.update(weak_type=False) if a.weak_type else a for a in out)
+        if key is not None:
+            if len(_OUT_AVALS) > 8192:
+                _OUT_AVALS.clear()
+            _OUT_AVALS[key] = out
+    return out
+
+
 class StagingTrace(Trace):
     """Records every primitive bound while it is current as an equation of a jaxpr."""
 
@@ -197,12 +224,7 @@ class StagingTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         invars = [self.to_atom(x) for x in args]
-        out_avals = prim.abstract_eval(*[v.aval for v in invars], **params)
-        if not prim.multiple_results:
-            out_avals = [out_avals]
-        # Primitive results are never weak: evaluated, they are NumPy arrays or scalars,
-        # which NumPy promotes as strongly typed. Only Python scalar inputs are weak.
-        out_avals = [a.update(weak_type=False) if a.weak_type else a for a in out_avals]
+        out_avals = abstract_eval_cached(prim, [v.aval for v in invars], params)
         outs = [StagingTracer(self, a, Var(a)) for a in out_avals]
         self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
         return outs if prim.multiple_results else outs[0]

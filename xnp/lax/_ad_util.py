@@ -24,15 +24,23 @@ def aval_of(x):
     return x.aval if type(x) in (Zero, UndefinedPrimal) else get_aval(x)
 
 
+_lax_module = None
+
+
 def _lax():
-    from xnp import lax
-    return lax
+    global _lax_module
+    if _lax_module is None:     # imported late: xnp.lax imports this module
+        from xnp import lax
+        _lax_module = lax
+    return _lax_module
 
 
 def fit(t, aval):
     """Broadcast ``t`` to ``aval.shape`` and convert it to ``aval``'s dtype."""
-    lax = _lax()
     ta = get_aval(t)
+    if ta.dtype is aval.dtype and ta.shape == aval.shape:
+        return t
+    lax = _lax()
     if ta.dtype != aval.dtype:
         if ta.dtype.kind == "c" and aval.dtype.kind != "c":
             t = lax.real_p.bind(t)
@@ -49,8 +57,10 @@ def unbroadcast(ct, aval):
     it to ``aval``'s dtype (the real part for a real input)."""
     if type(ct) is Zero:
         return Zero(ad.tangent_aval(aval))
-    lax = _lax()
     ca = get_aval(ct)
+    if ca.dtype is aval.dtype and ca.shape == aval.shape:
+        return ct
+    lax = _lax()
     if ca.shape != aval.shape:
         lead = ca.ndim - aval.ndim
         axes = tuple(range(lead)) + tuple(
@@ -72,19 +82,22 @@ def defjvp(prim, *rules, use_ans: bool = False):
     def jvp(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         out_aval = get_aval(out)
-        total = Zero(ad.tangent_aval(out_aval))
         if not ad.is_differentiable(out_aval):
-            return out, total
+            return out, Zero(ad.tangent_aval(out_aval))
         # Rules compute in the output's dtype: an int8 operand of a float result must
         # not overflow inside a rule (x * x), nor a float16 one lose precision.
-        primals = [_promote_primal(p, out_aval.dtype) for p in primals]
+        dtype = out_aval.dtype
+        primals = [p if getattr(p, "dtype", None) is dtype else _promote_primal(p, dtype)
+                   for p in primals]
+        total = None
         for rule, t in zip(rules, tangents):
             if rule is None or type(t) is Zero:
                 continue
             contrib = rule(t, out, *primals, **params) if use_ans else \
                 rule(t, *primals, **params)
-            total = add_tangents(total, fit(contrib, out_aval))
-        return out, total
+            contrib = fit(contrib, out_aval)
+            total = contrib if total is None else add_tangents(total, contrib)
+        return out, (Zero(ad.tangent_aval(out_aval)) if total is None else total)
     prim.jvp = jvp
     return jvp
 

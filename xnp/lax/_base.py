@@ -65,7 +65,26 @@ def promotion_operands(avals) -> tuple:
     return tuple(_WEAK_PY_TYPE[a.dtype.kind] if a.weak_type else a.dtype for a in avals)
 
 
+# Results of ufunc_abstract_eval by (ufunc, shapes, dtypes, weak types): staging and the
+# eager linearize tape evaluate the same few signatures over and over. Avals are immutable.
+_UFUNC_AVALS: dict = {}
+
+
 def ufunc_abstract_eval(ufunc, *avals, **_):
+    if len(avals) == 2:
+        a, b = avals
+        key = (ufunc, a.shape, a.dtype, a.weak_type, b.shape, b.dtype, b.weak_type)
+    else:
+        key = (ufunc, *[k for a in avals for k in (a.shape, a.dtype, a.weak_type)])
+    out = _UFUNC_AVALS.get(key)
+    if out is None:
+        if len(_UFUNC_AVALS) > 8192:
+            _UFUNC_AVALS.clear()
+        out = _UFUNC_AVALS[key] = _ufunc_abstract_eval(ufunc, avals)
+    return out
+
+
+def _ufunc_abstract_eval(ufunc, avals):
     shape = avals[0].shape if len(avals) == 1 else \
         broadcast_shapes_cached(tuple(a.shape for a in avals))
     dtypes = _resolve(ufunc, promotion_operands(avals))

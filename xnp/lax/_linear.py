@@ -7,6 +7,7 @@ implementation moves dimensions into (batch, free, contracting) order and calls
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -50,6 +51,10 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         # Matrix products with transposed operands (as in backward passes): BLAS reads
         # the transposed views directly, where the general path would copy.
         out = np.dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
+        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+    if not lc and not lb:
+        # Outer products (the transpose of a matrix-vector product): one broadcast multiply.
+        out = x.reshape(x.shape + (1,) * y.ndim) * y
         return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     lf, rf = _free_dims(x.ndim, lc, lb), _free_dims(y.ndim, rc, rb)
     xt = np.transpose(x, (*lb, *lf, *lc))
@@ -109,24 +114,34 @@ def _ranges(*sizes):
     return out
 
 
-def _transpose_lhs(ct, x_aval, y, dimension_numbers, preferred_element_type, swap_ans=False):
+@functools.lru_cache(maxsize=1024)
+def _transpose_lhs_dims(x_ndim, y_ndim, dimension_numbers, swap_ans):
     # ct has dims (batch, x free, y free) (or (batch, y free, x free) when swap_ans).
     # Contract its y-free dims with y's free dims, batch over the batch dims: the result has
     # dims (batch, x free, x contracting in the order of y's contracting dims), which a
-    # transpose puts back in x's order.
+    # transpose puts back in x's order (None when that order is already x's).
     (xc, yc), (xb, yb) = dimension_numbers
-    x_free = _free_dims(x_aval.ndim, xc, xb)
-    y_free = _free_dims(get_aval(y).ndim, yc, yb)
+    x_free = _free_dims(x_ndim, xc, xb)
+    y_free = _free_dims(y_ndim, yc, yb)
     if swap_ans:
         ct_batch, ct_y, _ = _ranges(len(xb), len(y_free), len(x_free))
     else:
         ct_batch, _, ct_y = _ranges(len(xb), len(x_free), len(y_free))
     dims = ((ct_y, tuple(y_free)), (ct_batch, tuple(yb)))
-    xc_by_y = [xc[i] for i in np.argsort(yc)]
-    perm = tuple(int(i) for i in np.argsort([*xb, *x_free, *xc_by_y]))
+    xc_by_y = [xc[i] for i in sorted(range(len(yc)), key=yc.__getitem__)]
+    order = [*xb, *x_free, *xc_by_y]
+    perm = tuple(sorted(range(len(order)), key=order.__getitem__))
+    return dims, (None if perm == tuple(range(len(perm))) else perm)
+
+
+def _transpose_lhs(ct, x_aval, y, dimension_numbers, preferred_element_type, swap_ans=False):
+    dims, perm = _transpose_lhs_dims(x_aval.ndim, get_aval(y).ndim, dimension_numbers,
+                                     swap_ans)
     out = dot_general_p.bind(ct, y, dimension_numbers=dims,
                              preferred_element_type=preferred_element_type)
-    return unbroadcast(transpose_p.bind(out, permutation=perm), x_aval)
+    if perm is not None:
+        out = transpose_p.bind(out, permutation=perm)
+    return unbroadcast(out, x_aval)
 
 
 def _dot_general_transpose(ct, x, y, *, dimension_numbers, preferred_element_type=None):

@@ -4,6 +4,8 @@ transposition, reversal, concatenation, padding and copying. Shapes are explicit
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from transforms.core import ShapedArray
@@ -79,12 +81,20 @@ def _broadcast_in_dim_eval(x, *, shape, broadcast_dimensions):
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
+_SMALL = 4096   # below this many elements a copy is cheaper than np.broadcast_to's view
+
+
 def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions):
     x = np.asarray(x)
     view = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         view[d] = x.shape[i]
-    return np.broadcast_to(x.reshape(view), shape)
+    x = x.reshape(view)
+    if math.prod(shape) <= _SMALL:
+        out = np.empty(shape, x.dtype)
+        out[...] = x
+        return out
+    return np.broadcast_to(x, shape)
 
 
 broadcast_in_dim_p = primitive("broadcast_in_dim", impl=_broadcast_in_dim_impl,
@@ -99,7 +109,11 @@ def _reshape_eval(x, *, new_sizes):
     return ShapedArray(new_sizes, x.dtype, x.weak_type)
 
 
-reshape_p = primitive("reshape", impl=lambda x, *, new_sizes: np.reshape(x, new_sizes),
+def _reshape_impl(x, *, new_sizes):
+    return x.reshape(new_sizes) if type(x) is np.ndarray else np.reshape(x, new_sizes)
+
+
+reshape_p = primitive("reshape", impl=_reshape_impl,
                       abstract_eval=_reshape_eval)
 
 
@@ -139,7 +153,7 @@ def _transpose_eval(x, *, permutation):
 
 
 transpose_p = primitive(
-    "transpose", impl=lambda x, *, permutation: np.transpose(x, permutation),
+    "transpose", impl=lambda x, *, permutation: np.asarray(x).transpose(permutation),
     abstract_eval=_transpose_eval)
 
 rev_p = primitive("rev", impl=lambda x, *, dimensions: np.flip(x, tuple(dimensions)),
