@@ -21,18 +21,23 @@ not_mapped = None
 
 
 class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim")
+    __slots__ = ("val", "bdim", "_aval")
 
     def __init__(self, trace, val, bdim):
         self._trace, self.val, self.bdim = trace, val, bdim
+        self._aval = None
 
     @property
     def aval(self):
-        a = get_aval(self.val)
-        if self.bdim is None:
-            return a
-        shape = a.shape[:self.bdim] + a.shape[self.bdim + 1:]
-        return a.update(shape=shape)
+        aval = self._aval
+        if aval is None:
+            a = get_aval(self.val)
+            if self.bdim is None:
+                aval = a
+            else:
+                aval = a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
+            self._aval = aval
+        return aval
 
     def to_concrete(self):
         return None
@@ -54,19 +59,26 @@ class BatchTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         vals, dims = [], []
+        unbatched = True
         for x in args:
-            v, d = self.lift(x)
-            vals.append(v)
-            dims.append(d)
+            if type(x) is BatchTracer and x._trace is self:
+                vals.append(x.val)
+                dims.append(x.bdim)
+                unbatched = False
+            else:
+                if isinstance(x, Tracer):
+                    core.check_alive(x)
+                vals.append(x)
+                dims.append(None)
+        collective = prim.collective
         state = core._state
         state.trace = self.parent
         try:
-            if all(d is None for d in dims) and not getattr(prim, "collective", False):
+            if unbatched and not collective:
                 return prim.bind(*vals, **params)
             if prim.batch is None:
                 raise TypeError(f"Batching rule for '{prim.name}' not implemented")
-            rule_params = dict(params, _axis=self) if getattr(prim, "collective", False) \
-                else params
+            rule_params = dict(params, _axis=self) if collective else params
             out, out_dim = prim.batch(vals, dims, **rule_params)
         finally:
             state.trace = self

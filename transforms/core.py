@@ -166,6 +166,7 @@ class Primitive:
 
     __slots__ = ("name", "multiple_results", "impl", "abstract_eval", "jvp",
                  "transpose", "batch", "lower", "__dict__")
+    collective = False      # True for primitives whose batching rule needs the vmap axis
 
     def __init__(self, name: str, *, multiple_results: bool = False):
         self.name = name

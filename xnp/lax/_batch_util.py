@@ -12,9 +12,15 @@ __all__ = ["moveaxis_v", "broadcast_batch_v", "bdim_to_front", "batch_elementwis
            "batch_unary_axes", "shift_axes"]
 
 
+_lax_module = None
+
+
 def _lax():
-    from xnp import lax
-    return lax
+    global _lax_module
+    if _lax_module is None:     # imported late: xnp.lax imports this module
+        from xnp import lax
+        _lax_module = lax
+    return _lax_module
 
 
 def moveaxis_v(v, src: int, dst: int):
@@ -52,12 +58,21 @@ def batch_elementwise(prim):
     dimension in front, padded with size-1 dimensions to the common rank; unbatched ones
     broadcast from the right as they would have anyway."""
     def rule(vals, dims, **params):
-        ranks = [get_aval(v).ndim - (d is not None) for v, d in zip(vals, dims)]
-        rank = max(ranks)
-        first = next(d for d in dims if d is not None)
-        same = all(d == first for d in dims if d is not None)
-        if same and all(r == rank for r, d in zip(ranks, dims) if d is not None) and \
-                all(d is not None or r <= rank - first for r, d in zip(ranks, dims)):
+        if len(vals) == 1:
+            return prim.bind(*vals, **params), dims[0]
+        ranks, rank, first, uniform = [], 0, None, True
+        for v, d in zip(vals, dims):
+            r = get_aval(v).ndim
+            if d is not None:
+                r -= 1
+                if first is None:
+                    first = d
+                elif d != first:
+                    uniform = False
+            ranks.append(r)
+            if r > rank:
+                rank = r
+        if uniform and _aligned(ranks, dims, rank, first):
             return prim.bind(*vals, **params), first
         lax = _lax()
         out = []
@@ -74,6 +89,15 @@ def batch_elementwise(prim):
         return prim.bind(*out, **params), 0
     prim.batch = rule
     return rule
+
+
+def _aligned(ranks, dims, rank, bdim) -> bool:
+    """Whether operands batched at ``bdim`` (all of full rank) and unbatched ones (short
+    enough to broadcast from the right past ``bdim``) already line up."""
+    for r, d in zip(ranks, dims):
+        if (r != rank) if d is not None else (r > rank - bdim):
+            return False
+    return True
 
 
 def batch_unary_axes(prim, *names: str):
