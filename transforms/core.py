@@ -58,9 +58,11 @@ class ShapedArray:
         return int(np.prod(self.shape, dtype=np.int64))
 
     def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
-        return ShapedArray(self.shape if shape is None else shape,
-                           self.dtype if dtype is None else dtype,
-                           self.weak_type if weak_type is None else weak_type)
+        a = _new_object(ShapedArray)
+        a.shape = self.shape if shape is None else tuple(shape)
+        a.dtype = self.dtype if dtype is None else np.dtype(dtype)
+        a.weak_type = self.weak_type if weak_type is None else bool(weak_type)
+        return a
 
     def _key(self):
         return (self.shape, self.dtype, self.weak_type)

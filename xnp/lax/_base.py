@@ -14,6 +14,7 @@ import functools
 import operator
 
 import numpy as np
+from numpy.exceptions import AxisError
 
 from transforms.core import Primitive, ShapedArray
 
@@ -114,7 +115,6 @@ def loop_dtypes(ufunc, *avals) -> tuple:
 
 
 def normalize_axes(axes, ndim: int, name: str = "axes") -> tuple:
-    from numpy.exceptions import AxisError
     out = []
     for a in axes:
         a = operator.index(a)

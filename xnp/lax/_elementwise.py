@@ -256,7 +256,8 @@ defjvp_ans(erf_inv_p, lambda g, ans, x: mul(g, mul(_SQRT_PI / 2, exp(mul(ans, an
 defjvp(lgamma_p, lambda g, x: mul(g, digamma_p.bind(x)))
 defjvp(digamma_p, lambda g, x: mul(g, _trigamma(x)))
 defjvp(pow_p, lambda g, x, y: _pow_dx(g, x, y), lambda g, x, y: _pow_dy(g, x, y))
-defjvp(integer_pow_p, lambda g, x, *, y: mul(g, mul(y, integer_pow_p.bind(x, y=y - 1)))
+defjvp(integer_pow_p, lambda g, x, *, y: mul(g, mul(y, x if y == 2 else
+                                                    integer_pow_p.bind(x, y=y - 1)))
        if y != 0 else mul(g, 0))
 defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
        lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))))
