@@ -13,9 +13,9 @@ import os
 import statistics
 import subprocess
 import sys
-import timeit
 
 import numpy
+from _timing import interleaved
 
 
 def chain(np, x):
@@ -29,19 +29,6 @@ def chain(np, x):
     y = np.abs(y)
     y = np.sqrt(y)
     return y / 3.0
-
-
-def best_time(fn, number, repeat=7):
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
-
-
-def interleaved(fns: dict, number: int, rounds: int = 5) -> dict:
-    """Median over rounds, each round timing every contender once (noise hits all)."""
-    times = {k: [] for k in fns}
-    for _ in range(rounds):
-        for k, fn in fns.items():
-            times[k].append(best_time(fn, number, repeat=3))
-    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def contenders(n):

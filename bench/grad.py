@@ -2,24 +2,18 @@
 
     python bench/grad.py
 
-1. grad of f(W, b, x) = sum(tanh(W @ x + b) ** 2), W 32x32 float64: xnp over autograd,
-   and xnp's grad over xnp's own forward pass.
+1. grad of f(W, b, x) = sum(tanh(W @ x + b) ** 2), W 32x32 float64: xnp over autograd
+   (and MLX, where installed), and xnp's grad over xnp's own forward pass.
 2. one training step (grad + SGD) of an MLP 784-512-512-10, batch 128, float32, softmax
    cross-entropy: xnp over the same step written by hand in NumPy.
 """
 
 from __future__ import annotations
 
-import statistics
-import timeit
-
 import numpy
+from _timing import interleaved
 
 import xnp
-
-
-def median_time(fn, number, rounds=7):
-    return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
 
 
 def small_grad():
@@ -40,12 +34,20 @@ def small_grad():
         fns["autograd grad"] = lambda: ag(w, b, x)
     except ImportError:
         pass
-    times = {k: median_time(fn, 300) for k, fn in fns.items()}
+    try:
+        import mlx.core as mx
+        mw, mb, mxx = (mx.array(a, dtype=mx.float64) for a in (w, b, x))
+        mg = mx.grad(lambda w, b, x: mx.sum(mx.tanh(w @ x + b) ** 2))
+        fns["mlx grad"] = lambda: mx.eval(mg(mw, mb, mxx))
+    except ImportError:
+        pass
+    times = interleaved(fns, 200)
     print("grad of sum(tanh(W @ x + b) ** 2), W 32x32 float64:")
     for k, t in times.items():
         print(f"  {k:14s} {t * 1e6:8.1f} us")
-    if "autograd grad" in times:
-        print(f"  xnp grad / autograd grad = {times['xnp grad'] / times['autograd grad']:.2f}")
+    for other in ("autograd grad", "mlx grad"):
+        if other in times:
+            print(f"  xnp grad / {other:13s} = {times['xnp grad'] / times[other]:.2f}")
     print(f"  xnp grad / xnp forward   = {times['xnp grad'] / times['xnp forward']:.2f}")
 
 
@@ -97,7 +99,7 @@ def mlp_step():
             new.append((w - lr * gw, b - lr * gb))
         return new[::-1]
 
-    times = {"xnp": median_time(xnp_step, 5), "numpy": median_time(numpy_step, 5)}
+    times = interleaved({"xnp": xnp_step, "numpy": numpy_step}, 5, rounds=7)
     print("MLP 784-512-512-10 training step, batch 128, float32:")
     for k, t in times.items():
         print(f"  {k:6s} {t * 1e3:8.2f} ms")

@@ -116,10 +116,14 @@ def _ranges(*sizes):
 
 @functools.lru_cache(maxsize=1024)
 def _transpose_lhs_dims(x_ndim, y_ndim, dimension_numbers, swap_ans):
-    # ct has dims (batch, x free, y free) (or (batch, y free, x free) when swap_ans).
-    # Contract its y-free dims with y's free dims, batch over the batch dims: the result has
-    # dims (batch, x free, x contracting in the order of y's contracting dims), which a
-    # transpose puts back in x's order (None when that order is already x's).
+    """How to form the cotangent of x, the lhs of ``dot_general(x, y)``, from ct (whose
+    dims are (batch, x free, y free), or (batch, y free, x free) when ``swap_ans``).
+
+    ct's y-free dims are contracted with y's free dims, batching over the batch dims. The
+    product has dims (batch, x free, x contracting in y's order) as ``dot_general(ct, y)``
+    or (batch, x contracting, x free) as ``dot_general(y, ct)``; whichever needs no
+    transpose back to x's order is chosen (so gradients come out C-contiguous), else
+    the first. Returns (swap_operands, dimension_numbers, permutation or None)."""
     (xc, yc), (xb, yb) = dimension_numbers
     x_free = _free_dims(x_ndim, xc, xb)
     y_free = _free_dims(y_ndim, yc, yb)
@@ -127,17 +131,21 @@ def _transpose_lhs_dims(x_ndim, y_ndim, dimension_numbers, swap_ans):
         ct_batch, ct_y, _ = _ranges(len(xb), len(y_free), len(x_free))
     else:
         ct_batch, _, ct_y = _ranges(len(xb), len(x_free), len(y_free))
-    dims = ((ct_y, tuple(y_free)), (ct_batch, tuple(yb)))
     xc_by_y = [xc[i] for i in sorted(range(len(yc)), key=yc.__getitem__)]
-    order = [*xb, *x_free, *xc_by_y]
-    perm = tuple(sorted(range(len(order)), key=order.__getitem__))
-    return dims, (None if perm == tuple(range(len(perm))) else perm)
+    identity = tuple(range(x_ndim))
+    variants = [(False, ((ct_y, tuple(y_free)), (ct_batch, tuple(yb))), [*xb, *x_free, *xc_by_y]),
+                (True, ((tuple(y_free), ct_y), (tuple(yb), ct_batch)), [*xb, *xc_by_y, *x_free])]
+    plans = [(swap, dims, tuple(sorted(range(x_ndim), key=order.__getitem__)))
+             for swap, dims, order in variants]
+    swap, dims, perm = next((p for p in plans if p[2] == identity), plans[0])
+    return swap, dims, (None if perm == identity else perm)
 
 
 def _transpose_lhs(ct, x_aval, y, dimension_numbers, preferred_element_type, swap_ans=False):
-    dims, perm = _transpose_lhs_dims(x_aval.ndim, get_aval(y).ndim, dimension_numbers,
-                                     swap_ans)
-    out = dot_general_p.bind(ct, y, dimension_numbers=dims,
+    swap, dims, perm = _transpose_lhs_dims(x_aval.ndim, get_aval(y).ndim, dimension_numbers,
+                                           swap_ans)
+    a, b = (y, ct) if swap else (ct, y)
+    out = dot_general_p.bind(a, b, dimension_numbers=dims,
                              preferred_element_type=preferred_element_type)
     if perm is not None:
         out = transpose_p.bind(out, permutation=perm)
