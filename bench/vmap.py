@@ -9,16 +9,10 @@ they are installed).
 
 from __future__ import annotations
 
-import statistics
-import timeit
-
 import numpy
+from _timing import best_time, interleaved
 
 import xnp
-
-
-def median_time(fn, number, rounds=7):
-    return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
 
 
 def main():
@@ -39,8 +33,7 @@ def main():
     expected = numpy.stack([numpy.asarray(g(wx, x, y)) for x, y in rows])
     assert numpy.allclose(per_example(wx, xx, yx), expected)
 
-    times = {"xnp vmap(grad)": median_time(lambda: per_example(wx, xx, yx), 20),
-             "xnp loop of grad": median_time(lambda: [g(wx, x, y) for x, y in rows], 2)}
+    fns = {"xnp vmap(grad)": lambda: per_example(wx, xx, yx)}
     try:
         import jax
         import jax.numpy as jnp
@@ -51,15 +44,30 @@ def main():
             return -(y * jnp.log(p) + (1.0 - y) * jnp.log(1.0 - p))
         jf = jax.vmap(jax.grad(jloss), in_axes=(None, 0, 0))
         jw, jx, jy = jnp.asarray(w), jnp.asarray(xs), jnp.asarray(ys)
-        times["jax eager vmap(grad)"] = median_time(
-            lambda: jf(jw, jx, jy).block_until_ready(), 5)
+        fns["jax eager vmap(grad)"] = lambda: jf(jw, jx, jy).block_until_ready()
     except ImportError:
         pass
+    try:
+        import mlx.core as mx
+
+        def mloss(w, x, y):
+            p = 1.0 / (1.0 + mx.exp(-(x @ w)))
+            return -(y * mx.log(p) + (1.0 - y) * mx.log(1.0 - p))
+        mf = mx.vmap(mx.grad(mloss), in_axes=(None, 0, 0))
+        mw, mxs, mys = (mx.array(a, dtype=mx.float64) for a in (w, xs, ys))
+        fns["mlx eager vmap(grad)"] = lambda: mx.eval(mf(mw, mxs, mys))
+    except ImportError:
+        pass
+    times = interleaved(fns, 20)
+    times["xnp loop of grad"] = best_time(lambda: [g(wx, x, y) for x, y in rows], 2)
     print("per-example gradients, logistic regression, 100 features, batch 128, float64:")
     for k, t in times.items():
         print(f"  {k:22s} {t * 1e3:9.3f} ms")
     print(f"  speedup of vmap over the loop: "
           f"{times['xnp loop of grad'] / times['xnp vmap(grad)']:.1f}x")
+    if "mlx eager vmap(grad)" in times:
+        print(f"  xnp vmap(grad) / MLX's: "
+              f"{times['xnp vmap(grad)'] / times['mlx eager vmap(grad)']:.2f}")
 
 
 if __name__ == "__main__":
