@@ -311,11 +311,15 @@ def _abs_jvp(g, x):
 
 
 def _tie_pick(strict, g, x, y):
-    """g where x wins strictly, g/2 on a tie, 0 where it loses (in g's dtype, so that a
-    float32 ReLU does not build float64 temporaries)."""
+    """g where x wins strictly, g/2 on a tie, 0 where it loses or is NaN (in g's dtype, so
+    that a float32 ReLU builds no float64 temporaries). The weight is arithmetic on the
+    comparisons, not a select: NumPy's where on a random mask is several times slower."""
+    from xnp.lax._structural import convert_element_type_p
     dt = get_aval(g).dtype
-    one, half, zero = (np.array(v, dt) for v in (1, 0.5, 0))
-    weight = select(strict.bind(x, y), one, select(eq_p.bind(x, y), half, zero))
+
+    def as_weight(mask):
+        return convert_element_type_p.bind(mask, new_dtype=dt, weak_type=False)
+    weight = add(as_weight(strict.bind(x, y)), mul(as_weight(eq_p.bind(x, y)), np.array(0.5, dt)))
     return mul(g, weight)
 
 
