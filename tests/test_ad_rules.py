@@ -457,3 +457,30 @@ def test_grad_of_scalar_losses():
     ex[[0, 2]] += x[1:3]
     np.testing.assert_allclose(np.asarray(gx), ex)
     np.testing.assert_allclose(np.asarray(gy), x.T @ d)
+
+
+# --- conventions at special points (found by running autograd's own test suite) ----------
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_power_with_zero_exponent_has_zero_derivatives_at_zero():
+    f = lambda x: xnp.power(x, 0.0)  # noqa: E731
+    assert float(xnp.grad(f)(0.0)) == 0.0
+    assert float(xnp.grad(xnp.grad(f))(0.0)) == 0.0
+    check_grads(lambda x: xnp.power(x, 2.5), (np.array([0.5, 2.0]),), order=2)
+
+
+@pytest.mark.parametrize("fn", [xnp.std, xnp.nanstd])
+def test_std_of_a_single_value_has_zero_derivative(fn):
+    # std over a length-1 axis is identically 0: its derivatives are 0, not sqrt's 0/0.
+    x = np.array([[1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(xnp.grad(lambda v: xnp.sum(fn(v, axis=0)))(x), 0.0)
+    check_grads(lambda v: fn(v, axis=0), (x,), order=2)
+    assert float(xnp.grad(fn)(3.5)) == 0.0
+    check_grads(lambda v: fn(v, axis=1), (x,), order=2)   # away from zero: the usual rule
+
+
+def test_real_and_imag_of_real_inputs_have_real_gradients():
+    g_real = xnp.grad(lambda x: xnp.sum(xnp.real(x)))(np.float32(2.0))
+    g_imag = xnp.grad(lambda x: xnp.sum(xnp.imag(x)))(2.0)
+    assert np.asarray(g_real).dtype == np.float32 and float(g_real) == 1.0
+    assert np.asarray(g_imag).dtype == np.float64 and float(g_imag) == 0.0
+    assert complex(xnp.grad(lambda z: xnp.real(z * xnp.conj(z)))(1 + 2j)) == 2 - 4j

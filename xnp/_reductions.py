@@ -389,7 +389,8 @@ def std(a, axis: Axis = None, dtype=None, out=None, ddof=0,
         keepdims: builtins.bool = False, *, where=True, mean=None, correction=None):
     """Standard deviation: the square root of :func:`var`."""
     r = var_v(strong_v(a), axis, dtype, _ddof(ddof, correction), keepdims, where, mean)
-    return store(cast_v(lax.sqrt_p.bind(r), get_aval(r).dtype), out, "std")
+    from xnp._ufuncs import sqrt_of_spread_v  # _ufuncs imports this module
+    return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "std")
 
 
 def weights_v(w, shape: tuple, axes: tuple | None):

@@ -259,7 +259,7 @@ def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
     @fn.defjvp
     def _jvp(primals, tangents):
         xs = [raw(p) for p in primals]
-        ans = raw_fn(*xs)
+        ans = raw(fn(*primals))     # through fn, so higher derivatives use this rule too
         return wrap(ans), wrap(tangent_rule(ans, [raw(t) for t in tangents], *xs))
 
     def call(*values):
@@ -267,6 +267,25 @@ def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
         return fn(*_in_loop(np_ufunc, *values))._value
     call.__name__ = raw_fn.__name__
     return call
+
+
+def _sqrt_tangent_zero_at_zero(ans, tangents, x):
+    (t,) = tangents
+    at_zero = lax.eq_p.bind(ans, 0)
+    safe = _select(at_zero, lax.add_p.bind(ans, 1), ans)
+    d = lax.div_p.bind(t, lax.mul_p.bind(safe, 2))
+    return _select(at_zero, lax.mul_p.bind(d, 0), d)
+
+
+def sqrt_of_spread_v(v):
+    """``sqrt(v)`` for a variance-like ``v >= 0``, whose derivative is taken as 0 where
+    ``v == 0`` (the spread of a single value, or of equal values, is flat or a kink
+    there: 0 instead of sqrt's 0/0 = NaN, as for norms at 0). Used by std and nanstd."""
+    return _sqrt_zero_safe(v)
+
+
+_sqrt_zero_safe = _with_custom_jvp(lambda x: lax.sqrt_p.bind(x), _sqrt_tangent_zero_at_zero,
+                                   np.sqrt)
 
 
 def _hypot_tangent(ans, tangents, x, y):

@@ -271,8 +271,11 @@ defjvp(min_p, lambda g, x, y: _tie_pick(lt_p, g, x, y),
 clamp_p.jvp = lambda primals, tangents: _clamp_jvp(*primals, *tangents)
 deflinear(neg_p, lambda ct, x: [neg(ct)])
 deflinear(conj_p, lambda ct, x: [conj_p.bind(ct)])
-deflinear(real_p, lambda ct, x: [complex_p.bind(ct, mul(ct, 0))])
-deflinear(imag_p, lambda ct, x: [complex_p.bind(mul(ct, 0), neg(ct))])
+# Of a real input, real is the identity and imag is zero: their cotangents stay real.
+deflinear(real_p, lambda ct, x: [complex_p.bind(ct, mul(ct, 0))
+                                 if x.aval.dtype.kind == "c" else ct])
+deflinear(imag_p, lambda ct, x: [complex_p.bind(mul(ct, 0), neg(ct))
+                                 if x.aval.dtype.kind == "c" else mul(ct, 0)])
 defjvp(complex_p, lambda g, x, y: g, lambda g, x, y: mul(g, 1j))
 complex_p.transpose = lambda ct, x, y: [
     unbroadcast(real_p.bind(ct), x.aval) if is_undefined(x) else None,
@@ -325,8 +328,10 @@ def _tie_pick(strict, g, x, y):
 
 def _pow_dx(g, x, y):
     # y * x**(y-1), defined as 0 where y == 0 (so that x**0 has zero derivative at x=0).
-    d = mul(y, pow_p.bind(x, sub(y, 1)))
-    return mul(g, select(eq_p.bind(y, 0), mul(d, 0), d))
+    # The exponent is made safe there too, so that higher derivatives are 0, not NaN.
+    y_is_0 = eq_p.bind(y, 0)
+    d = mul(y, pow_p.bind(x, select(y_is_0, np.ones((), get_aval(y).dtype), sub(y, 1))))
+    return mul(g, select(y_is_0, _zero_of(d), d))
 
 
 def _pow_dy(g, x, y):
@@ -334,7 +339,12 @@ def _pow_dy(g, x, y):
     ans = pow_p.bind(x, y)
     safe_x = select(eq_p.bind(x, 0), add(x, 1), x)
     d = mul(log(safe_x), ans)
-    return mul(g, select(eq_p.bind(x, 0), mul(d, 0), d))
+    return mul(g, select(eq_p.bind(x, 0), _zero_of(d), d))
+
+
+def _zero_of(v):
+    """A 0-d zero of ``v``'s dtype (``v * 0`` would keep v's NaN and inf as NaN)."""
+    return np.zeros((), get_aval(v).dtype)
 
 
 def _mul_transpose(ct, x, y):
