@@ -209,13 +209,17 @@ def iscomplex(x) -> ndarray:
 
 
 def isrealobj(x) -> bool:
-    """Whether ``x`` has a non-complex dtype."""
-    return dtype_of(raw(x)).kind != "c"
+    """Whether ``x`` has a non-complex dtype (any object without a dtype, such as None,
+    counts as real, as in NumPy)."""
+    return not iscomplexobj(x)
 
 
 def iscomplexobj(x) -> bool:
-    """Whether ``x`` has a complex dtype."""
-    return dtype_of(raw(x)).kind == "c"
+    """Whether ``x`` has a complex dtype (False for objects that are not array-like)."""
+    try:
+        return dtype_of(raw(x)).kind == "c"
+    except TypeError:
+        return np.iscomplexobj(x)
 
 
 def isposinf(x, out=None) -> ndarray:

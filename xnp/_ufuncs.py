@@ -526,7 +526,11 @@ def _fast_callable(uf: ufunc):
     return call
 
 
-FUNCTIONS = {name: _fast_callable(uf) for name, uf in UFUNCS.items()}
+_CALLABLES: dict = {}      # one function per ufunc, so aliases are the same object (NumPy)
+for _uf in UFUNCS.values():
+    if id(_uf) not in _CALLABLES:
+        _CALLABLES[id(_uf)] = _fast_callable(_uf)
+FUNCTIONS = {name: _CALLABLES[id(uf)] for name, uf in UFUNCS.items()}
 globals().update(FUNCTIONS)
 negative = FUNCTIONS["negative"]
 
