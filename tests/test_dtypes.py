@@ -161,3 +161,23 @@ def test_scalar_types_are_numpys():
     assert xnp.asarray([1, 2]).dtype == np.int64
     assert xnp.asarray([1.0, 2]).dtype == np.float64
     assert xnp.asarray(True).dtype == np.bool_
+
+
+def test_aliases_are_the_same_objects_as_in_numpy():
+    # Every group of NumPy names bound to one object (np.conj is np.conjugate, ...) is one
+    # object in xnp too, except the array API's own functions (concat, permute_dims).
+    own = {"concat", "permute_dims"}
+    groups: dict = {}
+    for name in dir(np):
+        if not name.startswith("_") and hasattr(xnp, name) and name not in own:
+            groups.setdefault(id(getattr(np, name)), []).append(name)
+    for names in groups.values():
+        assert len({id(getattr(xnp, n)) for n in names}) == 1, names
+
+
+def test_isrealobj_and_iscomplexobj_of_non_arrays():
+    for x in (None, "a", [1, 2], [1j], 3j, xnp.ones(2), xnp.ones(2, complex)):
+        assert xnp.isrealobj(x) == np.isrealobj(np.asarray(x) if isinstance(x, xnp.ndarray)
+                                                else x), x
+        assert xnp.iscomplexobj(x) == np.iscomplexobj(np.asarray(x) if isinstance(
+            x, xnp.ndarray) else x), x
