@@ -334,3 +334,15 @@ def test_jacobians_of_pytrees_with_aux_agree_with_finite_differences():
                 col = np.asarray(jf[out][name]).reshape(fd.shape + (-1,))[..., j]
                 np.testing.assert_allclose(col, fd, rtol=1e-6, atol=1e-8)
                 np.testing.assert_allclose(jr[out][name], jf[out][name], rtol=1e-12)
+
+
+def test_grad_of_one_element_outputs():
+    # A one-element output counts as a scalar (as in autograd and torch, unlike JAX); the
+    # gradient is that of its only element.
+    x = np.array([[0.3, -1.2, 2.0]])
+    g = xnp.grad(lambda v: xnp.sum(xnp.sin(v), axis=1, keepdims=True))(x)
+    np.testing.assert_allclose(g, np.cos(x))
+    np.testing.assert_allclose(xnp.grad(lambda v: (xnp.sum(v ** 2),))(x), 2 * x)
+    np.testing.assert_allclose(xnp.grad(lambda v: [v * 3.0])(np.ones(1)), [3.0])
+    with pytest.raises(TypeError, match="shape: \\(2,\\)"):
+        xnp.grad(lambda v: v)(np.ones(2))

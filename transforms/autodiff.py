@@ -182,8 +182,10 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         res = vjp(partial_fun, *diff_args, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         _check_scalar_output(out, holomorphic)
-        one = np.ones((), get_aval(core.unwrap(out)).dtype)
-        grads = vjp_fn(core.wrap(one))
+        (out_leaf,), out_tree = tree_flatten(out)
+        out_aval = get_aval(core.unwrap(out_leaf))
+        one = core.wrap(np.ones(out_aval.shape, out_aval.dtype))
+        grads = vjp_fn(tree_unflatten(out_tree, [one]))
         g = grads[0] if single else grads
         return ((out, res[2]), g) if has_aux else (out, g)
     return wrapper
@@ -192,6 +194,9 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
          holomorphic: bool = False):
     """The gradient of a scalar-valued ``fun`` with respect to argument(s) ``argnums``.
+
+    A one-element array output counts as a scalar (as in autograd and PyTorch; JAX
+    requires shape ``()``); larger outputs raise a TypeError pointing to jacrev and vjp.
 
     Arguments may be pytrees; the gradient has the same structure. Complex inputs follow
     JAX's convention (transposes use the bilinear pairing ``Re(sum(u * v))``): for a
@@ -226,7 +231,7 @@ def _check_scalar_output(out, holomorphic):
         raise TypeError("grad requires a function with a single scalar output; got "
                         f"{tree_structure(out)}. Use jacrev or vjp for other outputs.")
     aval = get_aval(core.unwrap(leaves[0]))
-    if aval.shape != ():
+    if aval.size != 1:      # a one-element array counts as a scalar, as in autograd/torch
         raise TypeError(f"Gradient only defined for scalar-output functions. Output had "
                         f"shape: {aval.shape}. Use jacrev, jacfwd or vjp instead.")
     if aval.dtype.kind == "c" and not holomorphic:
