@@ -81,8 +81,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
 
     Python scalars give float64/int64/bool/complex128 arrays, as in NumPy.
     """
-    if type(a) is ndarray and dtype is None and not copy:
-        return a
+    if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype):
+        return a        # the same array, so that in-place writes show through (NumPy)
     if copy is False and dtype is not None and np.dtype(dtype) != np.result_type(
             _value_of(a) if not isinstance(_value_of(a), (list, tuple)) else np.asarray(a)):
         raise ValueError("asarray: Unable to avoid copy while creating an array as "

@@ -168,9 +168,9 @@ _KIND_NAMES = {
 }
 
 
-def isdtype(dt, kind) -> builtins.bool:
-    """Array API ``isdtype``: whether ``dt`` is of ``kind`` (a name, dtype or tuple)."""
-    dt = np.dtype(dt)
+def isdtype(dtype, kind) -> builtins.bool:
+    """Array API ``isdtype``: whether ``dtype`` is of ``kind`` (a name, dtype or tuple)."""
+    dt = np.dtype(dtype)
     if isinstance(kind, tuple):
         return any(isdtype(dt, k) for k in kind)
     if isinstance(kind, str):

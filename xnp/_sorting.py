@@ -166,28 +166,37 @@ def _argsort_v(v, axis):
 
 # --- sorting ---------------------------------------------------------------------------------
 def sort(a, axis: int | None = -1, kind: str | None = None, order=None, *,
-         stable: bool | None = None) -> ndarray:
+         stable: bool | None = None, descending: bool = False) -> ndarray:
     """Return a sorted copy of an array, as :func:`numpy.sort`.
 
     The sort is always stable (``kind`` and ``stable`` are validated and otherwise
-    ignored); NaN sorts last. ``order`` (structured arrays) is not supported.
+    ignored); NaN sorts last (first with ``descending=True``, the Array API's keyword,
+    which NumPy lacks). ``order`` (structured arrays) is not supported.
     """
     _check_kind(kind, stable)
     _check_order(order, "sort")
     v, axis = _along(a, axis)
-    return wrap(sort_along_v((v,), axis)[0])
+    out = sort_along_v((v,), axis)[0]
+    return wrap(lax.rev_p.bind(out, dimensions=(axis,)) if descending else out)
 
 
 def argsort(a, axis: int | None = -1, kind: str | None = None, order=None, *,
-            stable: bool | None = None) -> ndarray:
+            stable: bool | None = None, descending: bool = False) -> ndarray:
     """Indices that sort an array, as :func:`numpy.argsort` (int64).
 
-    Always stable: ties keep their original order, as NumPy's ``kind='stable'``.
+    Always stable: ties keep their original order, as NumPy's ``kind='stable'``, also
+    with ``descending=True`` (the Array API's keyword, which NumPy lacks).
     """
     _check_kind(kind, stable)
     _check_order(order, "argsort")
     v, axis = _along(a, axis, at_least_1d=True)
-    return wrap(_argsort_v(v, axis))
+    if not descending:
+        return wrap(_argsort_v(v, axis))
+    # Stable descending: sort the reversed array ascending, map its indices back to the
+    # original positions and reverse again; ties stay in their original order.
+    last = shape_of(v)[axis] - 1
+    idx = _argsort_v(lax.rev_p.bind(v, dimensions=(axis,)), axis)
+    return wrap(lax.rev_p.bind(lax.sub_p.bind(np.int64(last), idx), dimensions=(axis,)))
 
 
 def sort_complex(a) -> ndarray:
