@@ -448,3 +448,34 @@ def test_advanced_index_placement():
                 (slice(None), 0, slice(None), [0, 1]), ([0], None, [0]),
                 (None, [0], [0]), (slice(None), True, [0, 1])]:
         _same(x[key], a[key])
+
+
+def test_in_place_writes_are_seen_only_through_the_written_array():
+    # Eagerly, x[k] = v writes into x's buffer when nothing else references it (the fast
+    # path of element-by-element loops); everything that could see the buffer is left as
+    # the functional update would leave it.
+    x = xnp.zeros(5)
+    buffer_id = id(x._value)                    # (a reference would defeat the fast path)
+    x[1] = 2.0
+    x[np.array([2, 3])] = xnp.asarray([3.0, 4.0])
+    assert id(x._value) == buffer_id            # the fast path was taken
+    _same(x, np.array([0.0, 2.0, 3.0, 4.0, 0.0]))
+    source = np.zeros(3)
+    y = xnp.asarray(source)                     # shares the caller's NumPy array
+    y[0] = 1.0
+    _same(source, np.zeros(3))
+    z = xnp.arange(6.0)
+    view = z[1:4]
+    z[2] = 100.0
+    view[0] = -1.0
+    _same(view, np.array([-1.0, 2.0, 3.0]))     # neither write reaches the other array
+    _same(z, np.array([0.0, 1.0, 100.0, 3.0, 4.0, 5.0]))
+    w = xnp.arange(3.0)
+    alias = xnp.array(w, copy=False)
+    w[0] = 7.0
+    _same(alias, np.arange(3.0))
+    # Residuals held by a vjp closure must not change under later writes.
+    u = xnp.asarray(np.array([1.0, 2.0, 3.0]))
+    _, f_vjp = xnp.vjp(lambda t: xnp.sin(t) * u, xnp.asarray(np.array([0.5, 0.5, 0.5])))
+    u[0] = 100.0
+    _same(f_vjp(xnp.ones(3))[0], np.cos(0.5) * np.array([1.0, 2.0, 3.0]))

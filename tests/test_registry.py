@@ -143,6 +143,7 @@ DEDICATED = {
     "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",  # test_ad*.py
     "hessian", "custom_jvp", "custom_vjp", "vmap",
     "jit", "disable_jit",                                           # test_jit.py
+    "from_dlpack",                                                  # test_array_api.py
 }
 
 

@@ -4,6 +4,8 @@ depends on them; methods delegate to the xnp functions of the same name."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 import xnp
@@ -194,7 +196,53 @@ def _install_methods():
 
 
 def _setitem(self, key, value):
-    self._value = xnp._indexing.setitem_value(self, key, value)
+    if not _setitem_in_place(self, key, value):
+        self._value = xnp._indexing.setitem_value(self, key, value)
+
+
+_PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integer)
+
+
+def _setitem_in_place(self, key, value) -> bool:
+    """Eagerly, ``a[key] = value`` writes into ``a``'s NumPy buffer when nothing else can
+    see that buffer: no other reference to it (no second handle, view, tape residual or
+    jit constant), it owns its memory and is writeable, and key and value are concrete.
+    Then the write is unobservable except through ``a``, so it is the functional update
+    done without the copy: an element-by-element loop costs O(1) per write, as in NumPy,
+    instead of a copy of the whole array. NumPy's own setitem gives the same casting,
+    broadcasting and errors. Returns False where the functional path must run."""
+    if _n_active[0] and _state.trace is not _EVAL_TRACE:
+        return False
+    buf = self._value
+    # Three references: the handle's slot, ``buf`` and getrefcount's argument.
+    if type(buf) is not np.ndarray or sys.getrefcount(buf) > 3 or \
+            not buf.flags.owndata or not buf.flags.writeable:
+        return False
+    if type(key) is tuple:
+        parts = []
+        for k in key:
+            if type(k) is ndarray:
+                k = k._value
+            if not isinstance(k, _PLAIN_KEY_TYPES) or isinstance(k, bool):
+                return False
+            parts.append(k)
+        key = tuple(parts)
+    else:
+        if type(key) is ndarray:
+            key = key._value
+        if not isinstance(key, _PLAIN_KEY_TYPES) or isinstance(key, bool):
+            return False
+    if type(value) is ndarray:
+        value = value._value
+    if isinstance(value, Tracer) or not isinstance(
+            value, (np.ndarray, np.generic, int, float, complex, bool)):
+        return False
+    if isinstance(key, np.ndarray) and key.dtype == bool or \
+            type(key) is tuple and any(isinstance(k, np.ndarray) and k.dtype == bool
+                                       for k in key):
+        return False        # boolean masks: the functional path checks shapes as xnp does
+    buf[key] = value
+    return True
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
