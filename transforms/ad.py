@@ -201,7 +201,7 @@ class LinearTape(StagingTrace):
     def process_primitive(self, prim, args, params):
         for x in args:
             if type(x) is StagingTracer and x._trace is self:
-                split = getattr(prim, "partial_eval", None)   # higher-order primitives
+                split = prim.partial_eval       # higher-order primitives split themselves
                 if split is not None:
                     return split(self, args, params)
                 return super().process_primitive(prim, args, params)

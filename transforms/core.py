@@ -169,6 +169,10 @@ class Primitive:
     __slots__ = ("name", "multiple_results", "impl", "abstract_eval", "jvp",
                  "transpose", "batch", "lower", "__dict__")
     collective = False      # True for primitives whose batching rule needs the vmap axis
+    # Higher-order primitives (jit, control flow) split themselves under linearize and
+    # partial evaluation; class-level defaults keep the look-up cheap for all others.
+    partial_eval = None
+    partial_eval_eqn = None
 
     def __init__(self, name: str, *, multiple_results: bool = False):
         self.name = name

@@ -178,8 +178,12 @@ def abstract_eval_cached(prim, avals: list, params: dict) -> list:
     """The output avals of ``prim`` as staged: a list, never weakly typed (primitive
     results are NumPy arrays or scalars, which NumPy promotes as strongly typed; only
     Python scalar inputs are weak)."""
-    key = (prim, *[(a.shape, a.dtype, a.weak_type) for a in avals],
-           *[(k, type(v), v) for k, v in params.items()])
+    key = [prim]
+    for a in avals:
+        key += (a.shape, a.dtype, a.weak_type)
+    for k, v in params.items():
+        key += (k, type(v), v)
+    key = tuple(key)
     try:
         out = _OUT_AVALS.get(key)
     except TypeError:                       # an unhashable parameter
@@ -223,11 +227,20 @@ class StagingTrace(Trace):
         return entry[1]
 
     def process_primitive(self, prim, args, params):
-        invars = [self.to_atom(x) for x in args]
-        out_avals = abstract_eval_cached(prim, [v.aval for v in invars], params)
+        invars, avals = [], []
+        for x in args:
+            v = x.var if type(x) is StagingTracer and x._trace is self else self.to_atom(x)
+            invars.append(v)
+            avals.append(v.aval)
+        out_avals = abstract_eval_cached(prim, avals, params)
+        if not prim.multiple_results:
+            aval = out_avals[0]
+            var = Var(aval)
+            self.eqns.append(JaxprEqn(prim, invars, [var], params))
+            return StagingTracer(self, aval, var)
         outs = [StagingTracer(self, a, Var(a)) for a in out_avals]
         self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
-        return outs if prim.multiple_results else outs[0]
+        return outs
 
     def build(self, in_tracers, out_values) -> ClosedJaxpr:
         outvars = [self.to_atom(core.unwrap(x)) for x in out_values]

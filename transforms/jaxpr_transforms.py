@@ -137,7 +137,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple):
         if not any(flags):
             known_eqns.append(eqn)
             continue
-        split = getattr(eqn.prim, "partial_eval_eqn", None)
+        split = eqn.prim.partial_eval_eqn
         if split is not None and not all(flags):
             known_eqn, staged_eqn, out_unknown = split(eqn, tuple(flags))
             known_eqns.append(known_eqn)

@@ -12,7 +12,7 @@ import numpy as np
 
 from transforms import ad
 from transforms.ad import UndefinedPrimal, Zero, add_tangents, instantiate, is_undefined
-from transforms.core import get_aval
+from transforms.core import Tracer, get_aval
 
 __all__ = ["defjvp", "defjvp_ans", "defjvp_zero", "deflinear", "deftranspose", "fit",
            "unbroadcast", "zeros_value",
@@ -81,23 +81,24 @@ def defjvp(prim, *rules, use_ans: bool = False):
     ``None`` marks an argument with no derivative. Contributions are summed."""
     def jvp(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        out_aval = get_aval(out)
-        if not ad.is_differentiable(out_aval):
-            return out, Zero(ad.tangent_aval(out_aval))
+        dtype = out.dtype if type(out) is np.ndarray else get_aval(out).dtype
+        if not (dtype.kind in "fc" or dtype.name == "bfloat16"):
+            return out, Zero.of_value(out)
         # Rules compute in the output's dtype: an int8 operand of a float result must
         # not overflow inside a rule (x * x), nor a float16 one lose precision.
-        dtype = out_aval.dtype
-        primals = [p if getattr(p, "dtype", None) is dtype else _promote_primal(p, dtype)
-                   for p in primals]
+        primals = [p if type(p) is np.ndarray and p.dtype is dtype
+                   else _promote_primal(p, dtype) for p in primals]
         total = None
         for rule, t in zip(rules, tangents):
             if rule is None or type(t) is Zero:
                 continue
             contrib = rule(t, out, *primals, **params) if use_ans else \
                 rule(t, *primals, **params)
-            contrib = fit(contrib, out_aval)
+            ca = contrib.aval if isinstance(contrib, Tracer) else get_aval(contrib)
+            if ca.dtype is not dtype or ca.shape != np.shape(out):
+                contrib = fit(contrib, get_aval(out))
             total = contrib if total is None else add_tangents(total, contrib)
-        return out, (Zero(ad.tangent_aval(out_aval)) if total is None else total)
+        return out, (Zero.of_value(out) if total is None else total)
     prim.jvp = jvp
     return jvp
 
