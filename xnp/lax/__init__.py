@@ -17,8 +17,10 @@ from xnp.lax._gather_scatter import *  # noqa: F403
 from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
+from xnp.lax._selection import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403
 from xnp.lax._sorting import *  # noqa: F403
+from xnp.lax._special import *  # noqa: F403
 from xnp.lax._structural import *  # noqa: F403
 
 PRIMITIVES: dict[str, Primitive] = {

@@ -234,8 +234,8 @@ from xnp.lax._elementwise import (  # noqa: E402
     eq_p,
     max_p,
     mul_p,
-    select_n_p,
 )
+from xnp.lax._selection import select_n_p  # noqa: E402
 
 _I64 = np.dtype(np.int64)
 add, mul, eq = add_p.bind, mul_p.bind, eq_p.bind

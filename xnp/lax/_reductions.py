@@ -110,9 +110,9 @@ from xnp.lax._elementwise import (  # noqa: E402
     eq_p,
     exp_p,
     mul_p,
-    select_n_p,
     sub_p,
 )
+from xnp.lax._selection import select_n_p  # noqa: E402
 from xnp.lax._slicing import slice_p, take_along_axis  # noqa: E402
 from xnp.lax._structural import (  # noqa: E402
     broadcast_in_dim_p,

@@ -174,7 +174,7 @@ deftranspose(dynamic_update_slice_p, _dus_transpose)
 # columns of a gather/scatter, with an iota column selecting each member's slice of a
 # batched operand.
 from xnp.lax._batch_util import bdim_to_front, moveaxis_v  # noqa: E402
-from xnp.lax._elementwise import clamp_p  # noqa: E402
+from xnp.lax._selection import clamp_p  # noqa: E402
 
 
 def _insert(seq, pos, item):

@@ -335,7 +335,7 @@ deflinear(copy_p, lambda ct, x: [ct])
 # Rules receive values with a batch dimension (an int) or None, bind primitives only, and
 # return (batched value, its batch dimension). See transforms/batching.py.
 from xnp.lax._batch_util import bdim_to_front, moveaxis_v, shift_axes  # noqa: E402
-from xnp.lax._elementwise import select_n_p  # noqa: E402
+from xnp.lax._selection import select_n_p  # noqa: E402
 
 
 def _unary_same_bdim(prim):
