@@ -155,7 +155,11 @@ jit_p.partial_eval_eqn = _jit_partial_eval_eqn
 # ---------------------------------------------------------------------------------------
 # disable_jit
 
-_config = threading.local()
+class _JitConfig(threading.local):
+    disabled = False        # a class default: reading it never raises AttributeError
+
+
+_config = _JitConfig()
 
 
 class disable_jit:
@@ -163,7 +167,7 @@ class disable_jit:
     with print statements and concrete values."""
 
     def __enter__(self):
-        self.prev = getattr(_config, "disabled", False)
+        self.prev = _config.disabled
         _config.disabled = True
 
     def __exit__(self, *exc):
@@ -203,9 +207,15 @@ class _Entry:
             self._exe, self._const_args = _executable(self.closed, self.name)
         if not prepared:
             vals = map(_as_input, vals, self.in_avals)
-        bufs = self._exe.execute([*self.consts, *vals, *self._const_args])
-        outs = [_handle_from_buffer(v, b) for v, b in zip(self._exe.results(bufs), bufs)]
-        return outs[0] if self.single_output else tree_unflatten(self.out_tree, outs)
+        exe = self._exe
+        bufs = exe.execute([*self.consts, *vals, *self._const_args]
+                           if self.consts or self._const_args else vals)
+        values = exe.results(bufs)
+        if self.single_output:
+            return _handle_from_buffer(values[0], bufs[0], exe.true_dtype_results[0])
+        outs = [_handle_from_buffer(v, b, r)
+                for v, b, r in zip(values, bufs, exe.true_dtype_results)]
+        return tree_unflatten(self.out_tree, outs)
 
 
 _LEAF = tree_flatten(0)[1]
@@ -330,15 +340,20 @@ def _input_aval(v):
     return get_aval(v)
 
 
-def _handle_from_buffer(value, buf):
-    handle = core.wrap(value)
-    if value.dtype == buf.aval.dtype:
+def _handle_from_buffer(value, buf, reusable: bool):
+    """An xnp array of a result; ``reusable``: ``buf`` holds it in its own dtype, so it can
+    be passed back to a jitted function without a transfer."""
+    handle = _wrap_value(value)
+    if reusable:
         handle._buffer = (value, buf)
     return handle
 
 
+_wrap_value = core.wrap
+
+
 def _disabled() -> bool:
-    return getattr(_config, "disabled", False)
+    return _config.disabled
 
 
 _handle_types = core._handle_types

@@ -157,7 +157,8 @@ class Executable:
     bitcast) and are viewed back as their true dtype here.
     """
 
-    __slots__ = ("_exe", "_handlers", "out_dtypes", "_needs_view", "_plain_results")
+    __slots__ = ("_exe", "_handlers", "out_dtypes", "_needs_view", "_plain_results",
+                 "true_dtype_results")
 
     def __init__(self, exe, out_shapes: Sequence[tuple]):
         b = backend()
@@ -167,6 +168,9 @@ class Executable:
         # Every result can be read through DLPack directly (the common, fast case).
         self._plain_results = not self._needs_view and all(
             d.itemsize and 0 not in s for (s, _), d in zip(out_shapes, self.out_dtypes))
+        # Per result: whether its buffer holds the result's own dtype (not a transport
+        # bitcast), so that passing the result back can reuse the buffer.
+        self.true_dtype_results = [d not in TRANSPORT_DTYPES for d in self.out_dtypes]
         self._handlers = [
             b.jax.array_result_handler(_aval(s, TRANSPORT_DTYPES.get(np.dtype(d), d)),
                                        b.sharding, True, _skip_checks=True)
@@ -174,8 +178,12 @@ class Executable:
 
     def execute(self, args: Sequence) -> list:
         """Run on ``args`` (NumPy arrays or device buffers); returns device buffers."""
-        array_type = _backend.array_type
-        bufs = [a if type(a) is array_type else device_put(a) for a in args]
+        b = _backend
+        array_type, put, sharding, devices, zero_copy = (
+            b.array_type, b.put, b.sharding, b.devices, b.zero_copy)
+        bufs = [a if type(a) is array_type else
+                put(_aval(a.shape, a.dtype), sharding, [a], devices, True, False, zero_copy,
+                    enable_x64=True) for a in args]
         return self._exe.execute_sharded(bufs).consume_with_handlers(self._handlers)
 
     def results(self, buffers: Sequence) -> list:
@@ -183,7 +191,7 @@ class Executable:
         if self._plain_results:
             outs = [np.from_dlpack(_DLPackSource(b)) for b in buffers]
             for o in outs:
-                o.flags.writeable = False
+                o.setflags(write=False)
             return outs
         outs = [to_numpy(b) for b in buffers]
         if self._needs_view:
