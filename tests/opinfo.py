@@ -35,6 +35,7 @@ class OpInfo:
     atol: float = 0.0
     check_dtype: bool = True
     traceable: bool = True                      # False: output shape depends on values
+    jittable: bool = True                       # False: jit may raise NotImplementedError
     errors: list = dataclasses.field(default_factory=list)   # Samples NumPy rejects
     differentiable: bool = True
     # The derivative does not exist where the output is 0 (sqrt-like: std, norms):

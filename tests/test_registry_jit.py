@@ -70,7 +70,13 @@ def test_jit_matches_eager(info, data):
             xnp.jit(traced)(*xs)
         return
     eager = _leaves(call_xnp(info, sample))
-    compiled = _leaves(xnp.jit(traced)(*xs))
+    try:
+        compiled = _leaves(xnp.jit(traced)(*xs))
+    except NotImplementedError as e:
+        # Linear-algebra primitives have no lowering yet: jit says so, naming the primitive.
+        if info.jittable or "cannot be compiled yet" not in str(e):
+            raise
+        return
     assert len(compiled) == len(eager), f"{info.id}: jit gave {len(compiled)} outputs"
     for got, want in zip(compiled, eager):
         got, want = np.asarray(got), np.asarray(want)

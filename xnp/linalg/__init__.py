@@ -1,4 +1,90 @@
-"""xnp.linalg: linear algebra with derivatives, filled by the linalg issue. Importable now so
-that the package layout is fixed."""
+"""xnp.linalg: numpy.linalg's API (and the Array API's linalg extension), differentiable
+and batchable.
 
-__all__: list = []
+Solvers and decompositions bind the primitives of ``xnp.lax._linalg`` (NumPy's LAPACK
+routines eagerly); norms are built from reductions and the SVD. Differences from NumPy:
+``eig``/``eigvals`` (non-Hermitian) and ``qr`` are not implemented yet, and none of the
+solver or decomposition primitives compiles under ``jit`` yet (NotImplementedError).
+"""
+
+from __future__ import annotations
+
+import xnp
+from xnp._array import ndarray
+from xnp.linalg._decompositions import (  # noqa: F401
+    EighResult,
+    LinAlgError,
+    LstsqResult,
+    SlogdetResult,
+    SVDResult,
+    cholesky,
+    det,
+    eigh,
+    eigvalsh,
+    inv,
+    lstsq,
+    matrix_power,
+    matrix_rank,
+    multi_dot,
+    pinv,
+    slogdet,
+    solve,
+    svd,
+    svdvals,
+)
+from xnp.linalg._norms import cond, matrix_norm, norm, vector_norm
+
+__all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+           "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
+           "norm", "vector_norm", "matrix_norm", "cond", "matmul", "matrix_transpose",
+           "outer", "tensordot", "trace", "vecdot", "cross", "diagonal"]
+
+
+# --- the Array API's linalg names for functions of the main namespace --------------------------
+def matmul(x1, x2, /) -> ndarray:
+    """Matrix product, as :func:`xnp.matmul`."""
+    return xnp.matmul(x1, x2)
+
+
+def matrix_transpose(x, /) -> ndarray:
+    """Swap the last two axes."""
+    return xnp.matrix_transpose(x)
+
+
+def outer(x1, x2, /) -> ndarray:
+    """The outer product of two vectors (1-d only, as numpy.linalg.outer)."""
+    x1, x2 = xnp.asarray(x1), xnp.asarray(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
+    return xnp.outer(x1, x2)
+
+
+def tensordot(x1, x2, /, *, axes=2) -> ndarray:
+    """Tensor contraction, as :func:`xnp.tensordot`."""
+    return xnp.tensordot(x1, x2, axes=axes)
+
+
+def trace(x, /, *, offset: int = 0, dtype=None) -> ndarray:
+    """The trace of the last two axes (numpy.linalg.trace)."""
+    return xnp.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def vecdot(x1, x2, /, *, axis: int = -1) -> ndarray:
+    """The vector dot product over ``axis`` (conjugating ``x1``)."""
+    return xnp.vecdot(x1, x2, axis=axis)
+
+
+def cross(x1, x2, /, *, axis: int = -1) -> ndarray:
+    """The cross product of 3-vectors along ``axis`` (numpy.linalg.cross)."""
+    x1, x2 = xnp.asarray(x1), xnp.asarray(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, "
+                         f"but they are {x1.shape[axis]} and {x2.shape[axis]} dimensional "
+                         "instead.")
+    return xnp.cross(x1, x2, axis=axis)
+
+
+def diagonal(x, /, *, offset: int = 0) -> ndarray:
+    """The diagonals of the last two axes (numpy.linalg.diagonal)."""
+    return xnp.diagonal(x, offset=offset, axis1=-2, axis2=-1)

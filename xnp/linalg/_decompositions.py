@@ -1,0 +1,300 @@
+"""numpy.linalg's solvers and decompositions, built on the primitives of xnp.lax._linalg.
+
+Inputs are converted as numpy.linalg converts them (integers and booleans to float64,
+float32 and complex64 kept; float16 rejected), leading dimensions broadcast, and results
+are NumPy's named tuples.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+import xnp
+from transforms.core import get_aval
+from xnp import lax
+from xnp._array import ndarray
+from xnp._util import broadcast_to_v, cast_v, raw, wrap
+from xnp.lax._linalg import mH
+
+LinAlgError = np.linalg.LinAlgError
+
+__all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+           "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
+           "EighResult", "SlogdetResult", "SVDResult", "LstsqResult"]
+
+
+class EighResult(NamedTuple):
+    eigenvalues: ndarray
+    eigenvectors: ndarray
+
+
+class SlogdetResult(NamedTuple):
+    sign: ndarray
+    logabsdet: ndarray
+
+
+class SVDResult(NamedTuple):
+    U: ndarray
+    S: ndarray
+    Vh: ndarray
+
+
+class LstsqResult(NamedTuple):
+    x: ndarray
+    residuals: ndarray
+    rank: ndarray
+    s: ndarray
+
+
+def linalg_dtype(*values) -> np.dtype:
+    """numpy.linalg's computation dtype for these inputs."""
+    dt = np.result_type(*[get_aval(v).dtype for v in values])
+    if dt.kind in "biu":
+        return np.dtype(np.float64)
+    if dt == np.float16 or dt.kind not in "fc":
+        raise TypeError(f"array type {dt} is unsupported in linalg")
+    return dt
+
+
+def _matrix(a, name: str):
+    v = raw(a)
+    if get_aval(v).ndim < 2:
+        raise LinAlgError(f"{get_aval(v).ndim}-dimensional array given. Array must be at "
+                          "least two-dimensional")
+    return v
+
+
+def _square(a, name: str):
+    v = _matrix(a, name)
+    shape = get_aval(v).shape
+    if shape[-1] != shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return cast_v(v, linalg_dtype(v))
+
+
+def _eye_like(v):
+    aval = get_aval(v)
+    return np.broadcast_to(np.eye(aval.shape[-1], dtype=aval.dtype), aval.shape)
+
+
+def _lower_reflected(v, lower: bool):
+    """The Hermitian matrix LAPACK sees when it reads only one triangle of ``v``."""
+    n = get_aval(v).shape[-1]
+    keep = np.tril(np.ones((n, n))) if lower else np.triu(np.ones((n, n)))
+    strict = keep - np.eye(n)
+    tri = lax.mul_p.bind(v, keep.astype(get_aval(v).dtype))
+    other = mH(lax.mul_p.bind(v, strict.astype(get_aval(v).dtype)))
+    half = lax.add_p.bind(tri, other)
+    if get_aval(v).dtype.kind == "c":      # LAPACK ignores the imaginary part of the diagonal
+        d = np.eye(n, dtype=get_aval(v).dtype)
+        half = lax.sub_p.bind(half, lax.mul_p.bind(
+            lax.mul_p.bind(lax.imag_p.bind(half), d), 1j))
+    return half
+
+
+# --- solving ------------------------------------------------------------------------------------
+def solve(a, b) -> ndarray:
+    """Solve ``a @ x = b``, as :func:`numpy.linalg.solve` (NumPy 2 semantics: a 1-d ``b``
+    is a vector, otherwise ``b`` is a stack of matrices). Raises LinAlgError for a
+    singular ``a`` eagerly."""
+    av = _square(a, "solve")
+    bv = raw(b)
+    dt = linalg_dtype(av, bv)
+    av, bv = cast_v(av, dt), cast_v(bv, dt)
+    a_shape, b_shape = get_aval(av).shape, get_aval(bv).shape
+    vector = len(b_shape) == 1
+    if vector:
+        bv = lax.reshape_p.bind(bv, new_sizes=(b_shape[0], 1))
+        b_shape = (b_shape[0], 1)
+    if len(b_shape) < 2 or b_shape[-2] != a_shape[-1]:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m,n)->(m,n) (size {b_shape[-2]} "
+                         f"is different from {a_shape[-1]})")
+    batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    av = broadcast_to_v(av, batch + a_shape[-2:])
+    bv = broadcast_to_v(bv, batch + b_shape[-2:])
+    x = lax.solve_p.bind(av, bv)
+    if vector:
+        x = lax.reshape_p.bind(x, new_sizes=batch + (a_shape[-1],))
+    return wrap(x)
+
+
+def inv(a) -> ndarray:
+    """The inverse of ``a`` (stacks of square matrices), as :func:`numpy.linalg.inv`."""
+    av = _square(a, "inv")
+    return wrap(lax.solve_p.bind(av, _eye_like(av)))
+
+
+def det(a) -> ndarray:
+    """The determinant, as :func:`numpy.linalg.det`."""
+    return wrap(lax.det_p.bind(_square(a, "det")))
+
+
+def slogdet(a) -> SlogdetResult:
+    """``(sign, log|det|)``, as :func:`numpy.linalg.slogdet`."""
+    sign, logabs = lax.slogdet_p.bind(_square(a, "slogdet"))
+    return SlogdetResult(wrap(sign), wrap(logabs))
+
+
+def matrix_power(a, n: int) -> ndarray:
+    """``a`` to the integer power ``n`` by repeated squaring (the inverse's power for
+    ``n < 0``), as :func:`numpy.linalg.matrix_power`."""
+    import operator
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    v = raw(a)
+    shape = get_aval(v).shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        if len(shape) < 2:
+            raise LinAlgError(f"{len(shape)}-dimensional array given. Array must be at "
+                              "least two-dimensional")
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    if n == 0:
+        return wrap(np.broadcast_to(np.eye(shape[-1], dtype=get_aval(v).dtype), shape).copy())
+    if n < 0:
+        v, n = raw(inv(wrap(v))), -n
+    result, power = None, v
+    while n:
+        if n & 1:
+            result = power if result is None else raw(xnp.matmul(wrap(result), wrap(power)))
+        n >>= 1
+        if n:
+            power = raw(xnp.matmul(wrap(power), wrap(power)))
+    return wrap(result)
+
+
+def multi_dot(arrays, *, out=None) -> ndarray:
+    """The product of a chain of matrices (1-d ends are vectors), as
+    :func:`numpy.linalg.multi_dot`; multiplied left to right."""
+    arrays = list(arrays)
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    result = xnp.dot(arrays[0], arrays[1])
+    for x in arrays[2:]:
+        result = xnp.dot(result, x)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+# --- decompositions -----------------------------------------------------------------------------
+def cholesky(a, /, *, upper: bool = False) -> ndarray:
+    """The Cholesky factor (lower, or upper with ``upper=True``), as
+    :func:`numpy.linalg.cholesky`; only the lower triangle of ``a`` is read."""
+    av = _square(a, "cholesky")
+    low = lax.cholesky_p.bind(_lower_reflected(av, lower=True))
+    return wrap(mH(low) if upper else low)
+
+
+def eigh(a, UPLO: str = "L") -> EighResult:
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, as
+    :func:`numpy.linalg.eigh`; only the ``UPLO`` triangle is read."""
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    av = _square(a, "eigh")
+    w, v = lax.eigh_p.bind(_lower_reflected(av, lower=UPLO == "L"), lower=True)
+    return EighResult(wrap(w), wrap(v))
+
+
+def eigvalsh(a, UPLO: str = "L") -> ndarray:
+    """Eigenvalues of Hermitian matrices, as :func:`numpy.linalg.eigvalsh`."""
+    return eigh(a, UPLO).eigenvalues
+
+
+def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False):
+    """The singular value decomposition, as :func:`numpy.linalg.svd` (``hermitian`` is
+    accepted and computes the general SVD). Derivatives need ``full_matrices=False`` or
+    square matrices."""
+    av = _matrix(a, "svd")
+    av = cast_v(av, linalg_dtype(av))
+    if not compute_uv:
+        return wrap(lax.svd_p.bind(av, full_matrices=False)[1])
+    u, s, vh = lax.svd_p.bind(av, full_matrices=bool(full_matrices))
+    return SVDResult(wrap(u), wrap(s), wrap(vh))
+
+
+def svdvals(x, /) -> ndarray:
+    """The singular values, as :func:`numpy.linalg.svdvals`."""
+    return svd(x, compute_uv=False)
+
+
+def _default_rtol(shape, dtype):
+    return max(shape[-2:]) * np.finfo(dtype).eps
+
+
+def _real_dtype(dtype):
+    return np.finfo(dtype).dtype
+
+
+def _tolerance(s, rcond):
+    """``rcond * max(s)`` per matrix, shaped to compare with ``s`` (..., k)."""
+    return xnp.asarray(rcond)[..., None] * xnp.max(s, axis=-1, keepdims=True)
+
+
+def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> ndarray:
+    """The Moore-Penrose pseudo-inverse from the SVD, as :func:`numpy.linalg.pinv`:
+    singular values at most ``rcond * max(s)`` count as zero."""
+    av = _matrix(a, "pinv")
+    av = wrap(cast_v(av, linalg_dtype(av)))
+    shape = av.shape
+    if rcond is None:
+        rcond = rtol if rtol is not None else _default_rtol(shape, _real_dtype(av.dtype))
+    if 0 in shape[-2:]:
+        return xnp.zeros((*shape[:-2], shape[-1], shape[-2]), av.dtype)
+    u, s, vh = svd(av, full_matrices=False)
+    large = s > _tolerance(s, rcond)
+    s_inv = xnp.where(large, 1 / xnp.where(large, s, 1), 0).astype(av.dtype)
+    return xnp.matmul(xnp.conj(xnp.swapaxes(vh, -1, -2)) * s_inv[..., None, :],
+                      xnp.conj(xnp.swapaxes(u, -1, -2)))
+
+
+def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
+    """The number of singular values above the tolerance, as
+    :func:`numpy.linalg.matrix_rank` (0-d and 1-d inputs: 1 unless all zero)."""
+    A = xnp.asarray(A)
+    if A.ndim < 2:
+        return xnp.asarray(xnp.any(A != 0)).astype(np.int64)
+    A = A.astype(linalg_dtype(raw(A)))
+    s = svdvals(A)
+    if tol is None:
+        r = rtol if rtol is not None else _default_rtol(A.shape, _real_dtype(A.dtype))
+        tol = _tolerance(s, r)
+    else:
+        tol = xnp.asarray(tol)[..., None]
+    return xnp.sum(s > tol, axis=-1)
+
+
+def lstsq(a, b, rcond=None) -> LstsqResult:
+    """Least-squares solution of ``a @ x = b`` via the SVD, as :func:`numpy.linalg.lstsq`.
+    The residuals' shape depends on the rank, so they need concrete inputs."""
+    av, bv = _matrix(a, "lstsq"), raw(b)
+    if get_aval(av).ndim != 2:
+        raise LinAlgError(f"{get_aval(av).ndim}-dimensional array given. Array must be "
+                          "two-dimensional")
+    dt = linalg_dtype(av, bv)
+    av, bv = cast_v(av, dt), cast_v(bv, dt)
+    m, n = get_aval(av).shape
+    b_shape = get_aval(bv).shape
+    if b_shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    if rcond is None:
+        rcond = np.finfo(_real_dtype(dt)).eps * max(m, n)
+    x = pinv(wrap(av), rcond=rcond)
+    s = svdvals(wrap(av))
+    sol = xnp.matmul(x, wrap(bv))
+    rank = matrix_rank(wrap(av), tol=xnp.max(s) * rcond) if s.size else xnp.asarray(0)
+    from transforms.core import concrete_or_error
+    r = int(concrete_or_error(raw(rank), "lstsq's rank (the residuals' shape)"))
+    if r == n and m > n:
+        diff = xnp.subtract(xnp.matmul(wrap(av), sol), wrap(bv))
+        residuals = xnp.sum(xnp.abs(diff) ** 2, axis=0)
+        if len(b_shape) == 1:
+            residuals = xnp.reshape(residuals, (1,))
+    else:
+        residuals = xnp.zeros((0,), _real_dtype(dt))
+    return LstsqResult(sol, residuals, rank, s)
