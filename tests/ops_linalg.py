@@ -116,6 +116,15 @@ ENTRIES = [
     OpInfo("linalg.eigh", _one(_square()), op=lambda a: XL.eigh(_spd(xnp)(a))[0],
            ref=lambda a: NL.eigh(_spd(np)(a))[0], rtol=1e-5, atol=1e-6, jittable=False,
            id="linalg.eigh-eigenvalues"),
+    OpInfo("linalg.qr", _matrix().filter(lambda a: a.shape[-2] >= a.shape[-1]).map(
+        lambda a: Sample((a,))), rtol=1e-5, atol=1e-6, jittable=False, id="linalg.qr"),
+    OpInfo("linalg.qr", _matrix().flatmap(lambda a: st.sampled_from(
+        ["complete", "r"]).map(lambda m: Sample((a, m)))), rtol=1e-5, atol=1e-6,
+        jittable=False, differentiable=False, id="linalg.qr-modes"),
+    # NumPy's eigvals is real when every eigenvalue is: compared as complex here.
+    OpInfo("linalg.eigvals", _one(_square(dtype=np.float64)),
+           ref=lambda a: np.linalg.eigvals(a).astype(np.complex128), rtol=1e-5, atol=1e-6,
+           jittable=False, differentiable=False),
     OpInfo("linalg.svdvals", _one(_matrix()), rtol=1e-5, atol=1e-6, jittable=False),
     OpInfo("linalg.svd", _one(_matrix(), compute_uv=False), rtol=1e-5, atol=1e-6,
            jittable=False, id="linalg.svd-values"),

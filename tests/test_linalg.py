@@ -110,3 +110,19 @@ def test_jit_says_what_is_missing():
     with pytest.raises(NotImplementedError, match="'solve' cannot be compiled yet"):
         xnp.jit(XL.inv)(np.eye(2))
     np.testing.assert_allclose(xnp.jit(XL.norm)(np.arange(3.0)), np.sqrt(5.0))
+
+
+def test_qr_and_eig():
+    a = rng.normal(size=(2, 5, 3))
+    q, r = XL.qr(a)
+    np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), a, atol=1e-12)
+    check_grads(lambda x: XL.qr(x), (a[0] + 1j * a[1],), order=1)
+    m = np.diag([1.0, 2.0, 4.0]) + 0.3 * rng.normal(size=(3, 3))
+    w, v = XL.eig(m)
+    np.testing.assert_allclose(m @ np.asarray(v), np.asarray(v) * np.asarray(w),
+                               atol=1e-12)
+    check_grads(lambda x: xnp.real(XL.eigvals(x)), (m,), order=1)
+    gauge = lambda v: v * xnp.sign(xnp.real(v[..., :1, :]))  # noqa: E731
+    check_grads(lambda x: xnp.real(gauge(XL.eig(x).eigenvectors)), (m,), order=1)
+    with pytest.raises(NotImplementedError, match="raw"):
+        XL.qr(a, mode="raw")

@@ -77,6 +77,32 @@ def _svd_impl(a, *, full_matrices):
     return [u, s, vh]
 
 
+def _qr_eval(a, *, full_matrices):
+    if a.ndim < 2:
+        raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be at "
+                                    "least two-dimensional")
+    *batch, m, n = a.shape
+    k = m if full_matrices else min(m, n)
+    return [ShapedArray((*batch, m, k), a.dtype), ShapedArray((*batch, k, n), a.dtype)]
+
+
+def _eig_eval(a):
+    _square("eig", a)
+    cdt = np.dtype(np.complex64) if a.dtype in (np.float32, np.complex64) else \
+        np.dtype(np.complex128)
+    return [ShapedArray(a.shape[:-1], cdt), ShapedArray(a.shape, cdt)]
+
+
+def _eig_impl(a):
+    w, v = np.linalg.eig(a)
+    cdt = _eig_eval(ShapedArray(a.shape, a.dtype))[0].dtype
+    return [w.astype(cdt), v.astype(cdt)]
+
+
+qr_p = primitive("qr", impl=lambda a, *, full_matrices: list(np.linalg.qr(
+    a, "complete" if full_matrices else "reduced")), abstract_eval=_qr_eval,
+    multiple_results=True)
+eig_p = primitive("eig", impl=_eig_impl, abstract_eval=_eig_eval, multiple_results=True)
 solve_p = primitive("solve", impl=lambda a, b: np.linalg.solve(a, b), abstract_eval=_solve_eval)
 det_p = primitive("det", impl=lambda a: np.asarray(np.linalg.det(a)), abstract_eval=_det_eval)
 slogdet_p = primitive("slogdet", impl=lambda a: [np.asarray(r) for r in np.linalg.slogdet(a)],
@@ -86,7 +112,8 @@ eigh_p = primitive("eigh", impl=lambda a, *, lower: list(np.linalg.eigh(a, "L" i
                    abstract_eval=_eigh_eval, multiple_results=True)
 svd_p = primitive("svd", impl=_svd_impl, abstract_eval=_svd_eval, multiple_results=True)
 
-__all__ = ["solve_p", "det_p", "slogdet_p", "cholesky_p", "eigh_p", "svd_p"]
+__all__ = ["solve_p", "det_p", "slogdet_p", "cholesky_p", "eigh_p", "svd_p", "qr_p",
+           "eig_p"]
 
 
 # --- matrix helpers on raw values (bind primitives only) -------------------------------------
@@ -294,6 +321,51 @@ def _svd_jvp(primals, tangents, *, full_matrices):
     return [u, s, vh], [du, ds, mH(dv)]
 
 
+def _tril(x, k):
+    n, m = get_aval(x).shape[-2:]
+    return mul(x, np.tri(n, m, k, dtype=_real(get_aval(x).dtype)))
+
+
+def _qr_jvp(primals, tangents, *, full_matrices):
+    (a,), (ta,) = primals, tangents
+    q, r = qr_p.bind(a, full_matrices=full_matrices)
+    if type(ta) is Zero:
+        return [q, r], [Zero(get_aval(q)), Zero(get_aval(r))]
+    m, n = get_aval(a).shape[-2:]
+    if m < n or (full_matrices and m > n):
+        raise NotImplementedError("qr: derivatives are implemented for m >= n with "
+                                  "mode='reduced' (square matrices in any mode)")
+    # A R^-1 products as solves: X R^-1 = (R^-T X^T)^T.
+    da_rinv = mT(solve_p.bind(mT(r), mT(ta)))
+    qt_da_rinv = mm(mH(q), da_rinv)
+    low = _tril(qt_da_rinv, -1)
+    omega = sub(low, mH(low))                   # skew-Hermitian part fixed by Q^H dQ
+    if _is_complex(a):                          # the imaginary diagonal of Q^H dQ
+        eye = _eye(n, get_aval(a).dtype)
+        omega = add(omega, mul(sub(qt_da_rinv, real_p.bind(qt_da_rinv)), eye))
+    dq = add(mm(q, sub(omega, qt_da_rinv)), da_rinv)
+    dr = mm(sub(qt_da_rinv, omega), r)
+    return [q, r], [dq, dr]
+
+
+def _eig_jvp(primals, tangents):
+    # dw = diag(V^-1 dA V); dV = V (F * (V^-1 dA V)) with F_ij = 1 / (w_j - w_i), then
+    # the change of each column's length removed (NumPy returns unit-norm eigenvectors).
+    (a,), (ta,) = primals, tangents
+    w, v = eig_p.bind(a)
+    if type(ta) is Zero:
+        return [w, v], [Zero(get_aval(w)), Zero(get_aval(v))]
+    cdt = get_aval(v).dtype
+    n = get_aval(a).shape[-1]
+    vinv_da_v = mm(solve_p.bind(v, _as(ta, cdt)), v)
+    f = _safe_reciprocal_offdiag(sub(_expand_w(w, row=True), _expand_w(w, row=False)), n,
+                                 cdt)
+    dv = mm(v, mul(f, vinv_da_v))
+    along = reduce_sum_p.bind(mul(conj_p.bind(v), dv), axes=(get_aval(v).ndim - 2,))
+    dv = sub(dv, mul(v, _expand_w(_as(real_p.bind(along), cdt), row=True)))
+    return [w, v], [diag(vinv_da_v), dv]
+
+
 solve_p.jvp = _solve_jvp
 solve_p.transpose = _solve_transpose
 det_p.jvp = _det_jvp
@@ -301,6 +373,8 @@ slogdet_p.jvp = _slogdet_jvp
 cholesky_p.jvp = _cholesky_jvp
 eigh_p.jvp = _eigh_jvp
 svd_p.jvp = _svd_jvp
+qr_p.jvp = _qr_jvp
+eig_p.jvp = _eig_jvp
 
 
 # --- batching: the batch dimension goes first, among the leading dimensions ------------------
@@ -315,7 +389,7 @@ def _batch_leading(prim):
     prim.batch = rule
 
 
-for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p):
+for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p, qr_p, eig_p):
     _batch_leading(_p)
 
 
@@ -328,6 +402,6 @@ def _not_lowerable(prim):
     prim.lower = rule
 
 
-for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p):
+for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p, qr_p, eig_p):
     _not_lowerable(_p)
 del _p

@@ -3,8 +3,9 @@ and batchable.
 
 Solvers and decompositions bind the primitives of ``xnp.lax._linalg`` (NumPy's LAPACK
 routines eagerly); norms are built from reductions and the SVD. Differences from NumPy:
-``eig``/``eigvals`` (non-Hermitian) and ``qr`` are not implemented yet, and none of the
-solver or decomposition primitives compiles under ``jit`` yet (NotImplementedError).
+``eig``/``eigvals`` always return complex arrays (NumPy's dtype depends on the values),
+``qr(mode='raw')`` is not supported, and none of the solver or decomposition primitives
+compiles under ``jit`` yet (NotImplementedError naming the primitive).
 """
 
 from __future__ import annotations
@@ -13,13 +14,17 @@ import xnp
 from xnp._array import ndarray
 from xnp.linalg._decompositions import (  # noqa: F401
     EighResult,
+    EigResult,
     LinAlgError,
     LstsqResult,
+    QRResult,
     SlogdetResult,
     SVDResult,
     cholesky,
     det,
+    eig,
     eigh,
+    eigvals,
     eigvalsh,
     inv,
     lstsq,
@@ -27,6 +32,7 @@ from xnp.linalg._decompositions import (  # noqa: F401
     matrix_rank,
     multi_dot,
     pinv,
+    qr,
     slogdet,
     solve,
     svd,
@@ -35,6 +41,7 @@ from xnp.linalg._decompositions import (  # noqa: F401
 from xnp.linalg._norms import cond, matrix_norm, norm, vector_norm
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+           "qr", "eig", "eigvals",
            "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
            "norm", "vector_norm", "matrix_norm", "cond", "matmul", "matrix_transpose",
            "outer", "tensordot", "trace", "vecdot", "cross", "diagonal"]

@@ -22,7 +22,8 @@ LinAlgError = np.linalg.LinAlgError
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
-           "EighResult", "SlogdetResult", "SVDResult", "LstsqResult"]
+           "qr", "eig", "eigvals", "EighResult", "SlogdetResult", "SVDResult",
+           "LstsqResult", "QRResult", "EigResult"]
 
 
 class EighResult(NamedTuple):
@@ -204,6 +205,45 @@ def eigh(a, UPLO: str = "L") -> EighResult:
 def eigvalsh(a, UPLO: str = "L") -> ndarray:
     """Eigenvalues of Hermitian matrices, as :func:`numpy.linalg.eigvalsh`."""
     return eigh(a, UPLO).eigenvalues
+
+
+class QRResult(NamedTuple):
+    Q: ndarray
+    R: ndarray
+
+
+class EigResult(NamedTuple):
+    eigenvalues: ndarray
+    eigenvectors: ndarray
+
+
+def qr(a, mode: str = "reduced"):
+    """The QR decomposition, as :func:`numpy.linalg.qr` (modes 'reduced', 'complete',
+    'r'; 'raw' is not supported). Derivatives need m >= n and mode 'reduced' (or square
+    matrices)."""
+    if mode not in ("reduced", "complete", "r"):
+        if mode == "raw":
+            raise NotImplementedError("qr: mode='raw' (LAPACK's Householder form) is not "
+                                      "supported by xnp")
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    av = _matrix(a, "qr")
+    av = cast_v(av, linalg_dtype(av))
+    q, r = lax.qr_p.bind(av, full_matrices=mode == "complete")
+    return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
+
+
+def eig(a) -> EigResult:
+    """Eigenvalues and unit-norm eigenvectors of general square matrices, as
+    :func:`numpy.linalg.eig`. xnp always returns complex results (NumPy returns real
+    arrays when every eigenvalue happens to be real: a value-dependent dtype)."""
+    w, v = lax.eig_p.bind(_square(a, "eig"))
+    return EigResult(wrap(w), wrap(v))
+
+
+def eigvals(a) -> ndarray:
+    """Eigenvalues of general square matrices, as :func:`numpy.linalg.eigvals` (always
+    complex; see :func:`eig`)."""
+    return eig(a).eigenvalues
 
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False):
