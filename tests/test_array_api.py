@@ -87,3 +87,16 @@ def test_descending_sorts_are_stable(a, data):
 def test_isdtype_takes_numpys_argument_names():
     assert xnp.isdtype(dtype=np.float32, kind="real floating")
     assert not xnp.isdtype(dtype=np.int8, kind=("bool", "unsigned integer"))
+
+
+def test_large_python_integers_convert_exactly():
+    # Found by the conformance suite: a list mixing big and small ints went through
+    # float64 (NumPy's type for such a list without a dtype) and lost its low bits.
+    big = 2 ** 63 + 1
+    for elems in ([big, 0], [[big, 5], [2 ** 64 - 1, 1]], (7, big)):
+        np.testing.assert_array_equal(xnp.asarray(elems, dtype=np.uint64),
+                                      np.asarray(elems, dtype=np.uint64))
+    np.testing.assert_array_equal(xnp.array([1, 2 ** 62 + 1], dtype=np.int64),
+                                  [1, 2 ** 62 + 1])
+    with pytest.raises(OverflowError):
+        xnp.asarray([big, -1], dtype=np.uint64)

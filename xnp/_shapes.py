@@ -121,7 +121,17 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
                 item = int(item)
             if type(item) is int and not info.min <= item <= info.max:
                 raise OverflowError(f"Python integer {item} out of bounds for {dt.name}")
+        if isinstance(x, (list, tuple)) and _only_python_numbers(x):
+            # Straight to the integer dtype: through float64 (NumPy's type for a mixed
+            # list of large ints) integers beyond 2**53 would lose their low bits.
+            return np.asarray(x, dtype=dt)
     return cast_v(raw(x), dt)
+
+
+def _only_python_numbers(x) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_only_python_numbers(i) for i in x)
+    return type(x) in (bool, int, float)
 
 
 def _python_numbers(x):
