@@ -13,6 +13,7 @@ from xnp.lax._collectives import *  # noqa: F403
 from xnp.lax._collectives import all_gather_p, axis_index_p
 from xnp.lax._elementwise import *  # noqa: F403
 from xnp.lax._elementwise import div_p
+from xnp.lax._fft import *  # noqa: F403
 from xnp.lax._gather_scatter import *  # noqa: F403
 from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._linalg import *  # noqa: F403
