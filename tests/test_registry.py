@@ -144,6 +144,7 @@ DEDICATED = {
     "hessian", "custom_jvp", "custom_vjp", "vmap",
     "jit", "disable_jit",                                           # test_jit.py
     "from_dlpack",                                                  # test_array_api.py
+    "row_stack",                                                    # test_index_tricks.py
 }
 
 

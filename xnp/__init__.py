@@ -27,9 +27,11 @@ from xnp._dtypes import (  # noqa: F401
     ushort,
 )
 from xnp._indexing import *  # noqa: F403
+from xnp._index_tricks import *  # noqa: F403
 from xnp._indexing_funcs import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
+from xnp._polynomial import *  # noqa: F403
 from xnp._math import *  # noqa: F403
 from xnp._reductions import *  # noqa: F403
 from xnp._sets import *  # noqa: F403
