@@ -145,6 +145,11 @@ DEDICATED = {
     "jit", "disable_jit",                                           # test_jit.py
     "from_dlpack",                                                  # test_array_api.py
     "row_stack",                                                    # test_index_tricks.py
+    "errstate", "seterr", "geterr", "seterrcall", "geterrcall",     # test_numpy_utils.py
+    "printoptions", "set_printoptions", "get_printoptions", "format_float_positional",
+    "format_float_scientific", "iterable", "typename", "mintypecode", "base_repr",
+    "binary_repr", "array2string", "array_repr", "array_str", "common_type",
+    "min_scalar_type", "may_share_memory", "shares_memory", "isfortran", "ndenumerate",
 }
 
 

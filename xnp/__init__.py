@@ -31,6 +31,7 @@ from xnp._index_tricks import *  # noqa: F403
 from xnp._indexing_funcs import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
+from xnp._numpy_utils import *  # noqa: F403
 from xnp._polynomial import *  # noqa: F403
 from xnp._math import *  # noqa: F403
 from xnp._reductions import *  # noqa: F403
