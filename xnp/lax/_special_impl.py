@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import functools
 import math
-from fractions import Fraction
 
 import numpy as np
 
 __all__ = ["digamma", "erf", "erf_inv", "erfc", "lgamma"]
 
 _EULER = 0.57721566490153286061  # Euler-Mascheroni constant gamma
-_BERNOULLI = [Fraction(n, d) for n, d in (  # B_2, B_4, ..., B_20
+_BERNOULLI_RATIOS = (  # B_2, B_4, ..., B_20
     (1, 6), (-1, 30), (1, 42), (-1, 30), (5, 66), (-691, 2730), (7, 6), (-3617, 510),
-    (43867, 798), (-174611, 330))]
+    (43867, 798), (-174611, 330))
 
 
 def _float_op(fn):
@@ -141,11 +140,18 @@ def erf_inv(x):
 
 
 # --- lgamma / digamma ---------------------------------------------------------------------
-def _hurwitz_zeta(s, a):
+@functools.cache
+def _bernoulli() -> list:
+    from fractions import Fraction
+    return [Fraction(n, d) for n, d in _BERNOULLI_RATIOS]
+
+
+def _hurwitz_zeta(s, a, bernoulli=None):
     """sum_{k>=0} (a + k)^-s for an integer s >= 2 and a > 0 (Euler-Maclaurin, N = 10)."""
     n = a + 10
     terms = [(a + k) ** -s for k in range(10)] + [n ** (1 - s) / (s - 1), 0.5 * n ** -s]
-    for j, b in enumerate(_BERNOULLI, 1):
+    bernoulli = _bernoulli() if bernoulli is None else bernoulli
+    for j, b in enumerate(bernoulli, 1):
         coef = b * math.prod(range(s, s + 2 * j - 1)) / math.factorial(2 * j)
         terms.append(float(coef) * n ** (-s - 2 * j + 1))
     return math.fsum(terms)
@@ -153,18 +159,35 @@ def _hurwitz_zeta(s, a):
 
 # lgamma(2 + z) = (1 - gamma) z + sum_{k>=2} (-1)^k (zeta(k) - 1) z^k / k  for |z| < 2
 # (Abramowitz & Stegun 6.1.41-style series); used for |z| <= 1/2, 34 terms.
-_ZM1 = [_hurwitz_zeta(k, 2.0) for k in range(2, 36)]  # zeta(k) - 1
-_LG_SERIES = [(-1) ** k * c / k for k, c in zip(range(35, 1, -1), _ZM1[::-1])] + [1 - _EULER]
-# digamma(2 + z) = d/dz lgamma(2 + z)
-_PSI_SERIES = [(-1) ** k * c for k, c in zip(range(35, 1, -1), _ZM1[::-1])] + [1 - _EULER]
+# digamma(2 + z) = d/dz lgamma(2 + z). Both series are computed on first use.
+@functools.cache
+def _gamma_series():
+    """(lgamma series, digamma series) about 2."""
+    zm1 = [_hurwitz_zeta(k, 2.0) for k in range(2, 36)]  # zeta(k) - 1
+    lg = [(-1) ** k * c / k for k, c in zip(range(35, 1, -1), zm1[::-1])] + [1 - _EULER]
+    psi = [(-1) ** k * c for k, c in zip(range(35, 1, -1), zm1[::-1])] + [1 - _EULER]
+    return lg, psi
+
+
 # Stirling / asymptotic series coefficients, in powers of 1/x^2 from the highest down.
-_STIRLING = [float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_BERNOULLI[:9], 1)][::-1]
-_PSI_ASYMP = [float(b / (2 * k)) for k, b in enumerate(_BERNOULLI[:9], 1)][::-1]
+@functools.cache
+def _tables():
+    """Series coefficients, computed exactly (with fractions) on first use rather than
+    at import: (Stirling, digamma asymptotic, digamma root low part, root series)."""
+    from fractions import Fraction
+    bernoulli = _bernoulli()
+    stirling = [float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(bernoulli[:9], 1)]
+    psi_asymp = [float(b / (2 * k)) for k, b in enumerate(bernoulli[:9], 1)]
+    root_lo = float(Fraction("1.46163214496836234126265954232572132847")
+                    - Fraction(_ROOT_HI))
+    root_series = [(-1) ** (k + 1) * _hurwitz_zeta(k + 1, _ROOT_HI, bernoulli)
+                   for k in range(24, 0, -1)]
+    return stirling[::-1], psi_asymp[::-1], root_lo, root_series
+
+
 # digamma(x0 + h) = sum_{k>=1} (-1)^(k+1) zeta(k+1, x0) h^k about the positive root
 # x0 = 1.46163214496836234126... (split into two doubles), for relative accuracy near it.
 _ROOT_HI = 1.4616321449683622
-_ROOT_LO = float(Fraction("1.46163214496836234126265954232572132847") - Fraction(_ROOT_HI))
-_ROOT_SERIES = [(-1) ** (k + 1) * _hurwitz_zeta(k + 1, _ROOT_HI) for k in range(24, 0, -1)]
 _HALF_LOG_2PI = 0.91893853320467274178
 _LOG_PI = 1.14472988584940017414
 
@@ -186,11 +209,11 @@ def _lgamma_upper(x):
         prod *= np.where(i <= n, xm - i, 1.0)
     corr = np.where(n >= 0, np.log(prod), -np.log(np.abs(xm)))
     corr -= np.where(n == -2, np.log1p(xm), 0.0)
-    out[mid] = z * _poly(_LG_SERIES, z) + corr
+    out[mid] = z * _poly(_gamma_series()[0], z) + corr
     xb = x[~mid]
     w = 1.0 / xb
     lx = np.log(xb)
-    big = xb * (lx - 1.0) - 0.5 * lx + _HALF_LOG_2PI + w * _poly(_STIRLING, w * w)
+    big = xb * (lx - 1.0) - 0.5 * lx + _HALF_LOG_2PI + w * _poly(_tables()[0], w * w)
     out[~mid] = np.where(xb == np.inf, np.inf, big)
     return out
 
@@ -226,12 +249,13 @@ def _digamma_upper(x):
     for i in range(1, 9):  # psi(x) = psi(2 + z) + sum_{i=1}^{n} 1 / (x - i)
         acc += np.where(i <= n, 1.0 / (xm - i), 0.0)
     acc -= np.where(n < 0, 1.0 / xm, 0.0) + np.where(n == -2, 1.0 / (1.0 + xm), 0.0)
-    res = _poly(_PSI_SERIES, z) + acc
-    h = (xm - _ROOT_HI) - _ROOT_LO
-    out[mid] = np.where(np.abs(h) < 0.2, h * _poly(_ROOT_SERIES, h), res)
+    res = _poly(_gamma_series()[1], z) + acc
+    _, _, root_lo, root_series = _tables()
+    h = (xm - _ROOT_HI) - root_lo
+    out[mid] = np.where(np.abs(h) < 0.2, h * _poly(root_series, h), res)
     xb = x[~mid]
     w = 1.0 / (xb * xb)
-    out[~mid] = np.log(xb) - 0.5 / xb - w * _poly(_PSI_ASYMP, w)
+    out[~mid] = np.log(xb) - 0.5 / xb - w * _poly(_tables()[1], w)
     return out
 
 
