@@ -9,11 +9,12 @@ needs concrete values, and returns complex roots (NumPy returns real ones when a
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
 import xnp
-from transforms.core import concrete_or_error
+from transforms.core import ConcretizationTypeError, concrete_or_error
 from xnp._array import ndarray
 
 __all__ = ["polyval", "polyfit", "roots", "poly", "polyder", "polyint", "polyadd",
@@ -21,11 +22,16 @@ __all__ = ["polyval", "polyfit", "roots", "poly", "polyder", "polyint", "polyadd
 
 
 def polyval(p, x) -> ndarray:
-    """``p[0] * x**(n-1) + ... + p[n-1]`` by Horner's rule, as :func:`numpy.polyval`."""
+    """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's
+    rule, as :func:`numpy.polyval`: ``p[0] * x**(n-1) + ... + p[n-1]``, starting from
+    ``zeros_like(x)`` so dtypes (and infinities) follow NumPy. ``p`` may be 2-d (its
+    rows are the coefficients, broadcast against ``x``). Differentiable in ``p`` and
+    ``x``; ``numpy.poly1d`` objects are not supported.
+    """
     p, x = xnp.asarray(p), xnp.asarray(x)
-    y = xnp.zeros_like(x) if p.shape[0] == 0 else None
+    y = xnp.zeros_like(x)
     for c in p:
-        y = c + xnp.zeros_like(x) if y is None else y * x + c
+        y = y * x + c
     return y
 
 
@@ -36,76 +42,145 @@ def vander(x, N=None, increasing: bool = False) -> ndarray:
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x.shape[0] if N is None else operator.index(N)
+    dtype = np.promote_types(x.dtype, np.int64)     # numpy: float32 input -> float64
+    x = x.astype(dtype, copy=False)
     powers = range(n) if increasing else range(n - 1, -1, -1)
     cols = [x ** k for k in powers]
     if not cols:
-        return xnp.zeros((x.shape[0], 0), np.result_type(x.dtype, np.int64))
+        return xnp.zeros((x.shape[0], 0), dtype)
     return xnp.stack(cols, axis=1)
 
 
 def polyfit(x, y, deg, rcond=None, full: bool = False, w=None, cov=False):
-    """Least-squares polynomial fit, as :func:`numpy.polyfit` (``full`` and ``cov`` are
-    not supported)."""
-    if full or cov:
-        raise NotImplementedError("polyfit: full=True and cov=True are not supported")
-    deg = operator.index(deg)
+    """Least-squares polynomial fit, as :func:`numpy.polyfit`.
+
+    Fits ``p[0] * x**deg + ... + p[deg]`` to the points ``(x, y)`` (``y`` may be 2-d:
+    one fit per column), optionally weighted by ``w``. Returns the coefficients,
+    highest power first; with ``full=True`` also the residuals, rank, singular values
+    and ``rcond`` (via ``xnp.linalg.lstsq``); with ``cov=True`` (or ``'unscaled'``) also
+    the coefficients' covariance matrix.
+
+    The default path solves through the pseudo-inverse of the scaled Vandermonde
+    matrix, so it differentiates and traces; ``full``/``cov`` and the RankWarning NumPy
+    emits for rank-deficient fits need the rank, hence concrete values (the warning is
+    skipped under transformations).
+    """
+    order = operator.index(deg) + 1
+    x = xnp.asarray(x) + 0.0
+    y = xnp.asarray(y) + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    x, y = xnp.asarray(x, dtype=float), xnp.asarray(y, dtype=float)
     if x.ndim != 1:
         raise TypeError("expected 1D vector for x")
-    if x.shape[0] == 0:
+    if x.size == 0:
         raise TypeError("expected non-empty vector for x")
-    if y.ndim not in (1, 2):
+    if y.ndim < 1 or y.ndim > 2:
         raise TypeError("expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
-    lhs = vander(x, deg + 1)
-    rhs = y
+    if rcond is None:
+        rcond = x.shape[0] * np.finfo(x.dtype).eps
+    lhs, rhs = vander(x, order), y
     if w is not None:
-        w = xnp.asarray(w, dtype=float)
+        w = xnp.asarray(w) + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
         lhs = lhs * w[:, None]
-        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+        rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
     scale = xnp.sqrt(xnp.sum(lhs * lhs, axis=0))
-    coef = xnp.matmul(xnp.linalg.pinv(lhs / scale, rcond=rcond if rcond is not None
-                                      else x.shape[0] * np.finfo(float).eps), rhs)
-    return (coef.T / scale).T
+    lhs = lhs / scale
+    if full or cov:
+        c, resids, rank, s = xnp.linalg.lstsq(lhs, rhs, rcond)
+        rank = int(concrete_or_error(rank, "polyfit's rank"))
+    else:
+        c = xnp.matmul(xnp.linalg.pinv(lhs, rcond=rcond), rhs)
+        try:
+            rank = int(concrete_or_error(xnp.linalg.matrix_rank(
+                lhs, tol=xnp.max(xnp.linalg.svdvals(lhs)) * rcond)))
+        except ConcretizationTypeError:
+            rank = order
+    c = (c.T / scale).T
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
+                      stacklevel=2)
+    if full:
+        return c, resids, np.int32(rank), s, rcond
+    if cov:
+        vbase = xnp.linalg.inv(xnp.matmul(lhs.T, lhs)) / xnp.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if x.shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale "
+                                 "the covariance matrix")
+            fac = resids / (x.shape[0] - order)
+        return c, (vbase * fac if y.ndim == 1 else vbase[:, :, None] * fac)
+    return c
 
 
 def roots(p) -> ndarray:
-    """The roots of the polynomial ``p`` (eigenvalues of its companion matrix), as
-    :func:`numpy.roots`; always complex."""
+    """The roots of the polynomial with coefficients ``p`` (highest power first), as
+    :func:`numpy.roots`: the eigenvalues of its companion matrix, after stripping
+    leading and trailing zero coefficients (each trailing zero is a root at 0).
+
+    The result is real when every root is (exactly) real and complex otherwise, as in
+    NumPy; both this and the stripping depend on the values, so ``p`` must be concrete
+    (ConcretizationTypeError under ``jit``/``vmap``).
+    """
     p = xnp.atleast_1d(xnp.asarray(p))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    nonzero = np.flatnonzero(concrete_or_error(p._value, "roots' coefficients"))
+    nonzero = np.flatnonzero(concrete_or_error(p, "roots' coefficients"))
     if nonzero.size == 0:
-        return xnp.zeros(0, complex)
-    trailing = p.shape[0] - nonzero[-1] - 1
+        return xnp.zeros(0)
+    trailing = p.shape[0] - int(nonzero[-1]) - 1
     p = p[int(nonzero[0]):int(nonzero[-1]) + 1]
+    if p.dtype.kind not in "fc":
+        p = p.astype(float)
     n = p.shape[0]
     if n > 1:
-        companion = xnp.zeros((n - 1, n - 1), p.dtype if p.dtype.kind in "fc" else float)
+        companion = xnp.zeros((n - 1, n - 1), p.dtype)
         companion[0, :] = -p[1:] / p[0]
         if n > 2:
             companion[xnp.arange(1, n - 1), xnp.arange(0, n - 2)] = 1
         r = xnp.linalg.eigvals(companion)
+        if p.dtype.kind != "c" and bool(concrete_or_error(
+                xnp.all(xnp.imag(r) == 0), "roots' realness (its dtype)")):
+            r = xnp.real(r)
     else:
-        r = xnp.zeros(0, complex)
-    return xnp.concatenate([r, xnp.zeros(int(trailing), r.dtype)])
+        r = xnp.zeros(0)
+    return xnp.concatenate([r, xnp.zeros(trailing, r.dtype)])
 
 
-def poly(seq_of_zeros) -> ndarray:
-    """The coefficients of the polynomial with the given roots (or of a square matrix's
-    characteristic polynomial), as :func:`numpy.poly`."""
-    z = xnp.asarray(seq_of_zeros)
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with the given roots (or of a square
+    matrix's characteristic polynomial), as :func:`numpy.poly`. No roots give the
+    Python float ``1.0``, as in NumPy. A complex result whose roots come in conjugate
+    pairs is returned real, which needs concrete values.
+    """
+    z = xnp.atleast_1d(xnp.asarray(seq_of_zeros))
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0]:
         z = xnp.linalg.eigvals(z)
-    elif z.ndim != 1:
+        if z.dtype.kind == "c" and bool(concrete_or_error(xnp.all(xnp.imag(z) == 0),
+                                                           "poly's eigenvalues")):
+            z = xnp.real(z)         # numpy's eigvals is real when all eigenvalues are
+    elif z.ndim == 1:
+        if z.dtype.kind not in "fc" or z.dtype == np.float16:
+            z = z.astype(float)     # numpy's mintypecode: float32/complex kept
+    else:
         raise ValueError("input must be 1d or non-empty square 2d array.")
-    a = xnp.ones(1, z.dtype if z.dtype.kind in "fc" else float)
+    if z.shape[0] == 0:
+        return 1.0
+    a = xnp.ones(1, z.dtype)
     for r in z:
-        a = xnp.convolve(a, xnp.stack([xnp.ones((), a.dtype), -r]))
+        a = xnp.convolve(a, xnp.stack([xnp.ones((), z.dtype), -r]))
+    if a.dtype.kind == "c":
+        zc = concrete_or_error(z, "poly's roots (whether they are conjugate pairs)")
+        zc = np.asarray(zc, complex)
+        if np.all(np.sort(zc) == np.sort(zc.conjugate())):
+            a = xnp.real(a)
     return a
 
 
@@ -165,5 +240,5 @@ def polymul(a1, a2) -> ndarray:
 
 def _trimmed(a):
     a = xnp.atleast_1d(a)
-    nonzero = np.flatnonzero(concrete_or_error(a._value, "polymul's leading zeros"))
+    nonzero = np.flatnonzero(concrete_or_error(a, "polymul's leading zeros"))
     return a[int(nonzero[0]):] if nonzero.size else a[-1:]
