@@ -58,3 +58,40 @@ ENTRIES = [
     OpInfo("real_if_close", S.arrays(np.float64, S.shapes(0, 2), finite=True).map(
         lambda a: Sample((a,))), id="real_if_close-real"),
 ]
+
+
+def _vec_op(f, **kw):
+    """xnp.vectorize / numpy.vectorize of one Python function, as registry op and ref."""
+    import xnp
+    return (lambda *a: xnp.vectorize(f, **kw)(*a)), (lambda *a: np.vectorize(f, **kw)(*a))
+
+
+def _mul_add(a, b):
+    return a * b + a * a
+
+
+def _matvec(m, v):
+    return m @ v
+
+
+_VEC_OP, _VEC_REF = _vec_op(_mul_add)
+_VEC32_OP, _VEC32_REF = _vec_op(_mul_add, otypes=[np.float32])
+_GUF_OP, _GUF_REF = _vec_op(_matvec, signature="(m,n),(n)->(m)")
+
+ENTRIES += [
+    # pyfunc runs once per element on 0-d arrays; arguments broadcast.
+    OpInfo("vectorize", S.arrays(np.float64, S.shapes(0, 3, min_side=1), finite=True,
+                                 min_value=-3, max_value=3).flatmap(
+        lambda a: S.arrays(np.float64, a.shape[1:], finite=True, min_value=-3,
+                           max_value=3).map(lambda b: Sample((a, b)))),
+        op=_VEC_OP, ref=_VEC_REF, rtol=1e-12),
+    OpInfo("vectorize", S.arrays(np.float64, S.shapes(1, 2, min_side=1), finite=True,
+                                 min_value=-3, max_value=3).map(lambda a: Sample((a, 2.0))),
+           op=_VEC32_OP, ref=_VEC32_REF, rtol=1e-6, id="vectorize-otypes"),
+    OpInfo("vectorize", st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3))
+           .flatmap(lambda t: st.tuples(
+               S.arrays(np.float64, t, finite=True, min_value=-3, max_value=3),
+               S.arrays(np.float64, t[2:], finite=True, min_value=-3, max_value=3)))
+           .map(lambda ab: Sample(ab)),
+           op=_GUF_OP, ref=_GUF_REF, rtol=1e-12, id="vectorize-signature"),
+]
