@@ -4,9 +4,11 @@
 
 ``r_``/``c_``/``mgrid``/``ogrid`` build their arrays with xnp functions (arange,
 linspace, concatenate, broadcasting), so traced pieces may be concatenated; their
-slice bounds must be concrete, as in NumPy. ``apply_along_axis`` and ``vectorize`` call
-the Python function on each slice or element, as NumPy does, and stack the results:
-Python control flow inside works eagerly and under ``grad``.
+slice bounds must be concrete numbers, as in NumPy. ``apply_along_axis`` and
+``vectorize`` (elementwise or with a gufunc ``signature``) call the Python function on
+each slice or element in a Python loop, as NumPy does, and stack the results: Python
+control flow inside works eagerly and under ``grad``, and the loop is unrolled under
+``jit``/``vmap`` (for large inputs prefer ``xnp.vmap``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ __all__ = ["s_", "index_exp", "r_", "c_", "mgrid", "ogrid", "apply_along_axis",
 
 
 class _IndexExpression:
-    """``s_[...]`` gives the index as written; ``index_exp[...]`` always a tuple."""
+    """Builds index tuples for arrays, as NumPy's ``s_`` and ``index_exp``.
+
+    ``s_[...]`` returns the index exactly as written (``s_[1:3]`` is ``slice(1, 3)``);
+    ``index_exp[...]`` always returns a tuple (``index_exp[2]`` is ``(2,)``). Plain
+    Python: no arrays are created, so they work anywhere, traced code included.
+    """
 
     def __init__(self, maketuple: bool):
         self.maketuple = maketuple
@@ -390,16 +397,33 @@ class vectorize:
 
 
 def row_stack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
-    """An alias of :func:`vstack` (deprecated in NumPy 2.0, as here)."""
+    """Stack arrays row-wise: an alias of :func:`vstack`, as :func:`numpy.row_stack`.
+
+    Deprecated in NumPy 2.0; NumPy 2.4 still provides it and emits a
+    DeprecationWarning on each call, and so does xnp. Use ``vstack``.
+    """
     warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
                   DeprecationWarning, stacklevel=2)
     return xnp.vstack(tup, dtype=dtype, casting=casting)
 
 
 def real_if_close(a, tol=100) -> ndarray:
-    """``a``'s real part if every imaginary part is within ``tol`` machine epsilons of
-    zero (``tol`` > 1), else ``a``, as :func:`numpy.real_if_close`. The result's dtype
-    depends on the values, so ``a`` must be concrete."""
+    """``a``'s real part if every imaginary part is close to zero, else ``a``, as
+    :func:`numpy.real_if_close`.
+
+    Parameters
+    ----------
+    a : array_like
+        Non-complex input is returned unchanged.
+    tol : float
+        Tolerance on the imaginary parts: in machine epsilons of ``a``'s dtype when
+        ``tol > 1`` (default 100), else absolute.
+
+    Differences from NumPy: the result's dtype depends on the values, so ``a`` must be
+    concrete: fine eagerly and under ``grad``; under ``jit``/``vmap`` this raises
+    ConcretizationTypeError (use ``xnp.real`` when the imaginary part is known to be
+    negligible).
+    """
     a = xnp.asarray(a)
     if a.dtype.kind != "c":
         return a

@@ -2,8 +2,11 @@
 polyfit, roots, poly, polyder, polyint, polyadd, polysub, polymul, and vander.
 
 Built from xnp functions, so polyval, polyfit (least squares through the pseudo-
-inverse), polyder and friends differentiate; ``roots`` strips zero coefficients, which
-needs concrete values, and returns complex roots (NumPy returns real ones when all are).
+inverse), polyder and friends differentiate. Functions whose result shape or dtype
+depends on the values (``roots``, ``polymul``'s zero stripping, ``poly``'s realness,
+``polyfit(full=True)``) need concrete values: they work eagerly and under ``grad`` and
+raise ConcretizationTypeError under ``jit``/``vmap``. ``numpy.poly1d`` is not provided:
+these functions take and return coefficient arrays only.
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ def polyval(p, x) -> ndarray:
 
 
 def vander(x, N=None, increasing: bool = False) -> ndarray:
-    """The Vandermonde matrix of ``x`` (decreasing powers unless ``increasing``), as
-    :func:`numpy.vander`."""
+    """The Vandermonde matrix of the 1-d ``x``: columns ``x**(N-1), ..., x**0`` (or
+    increasing powers), as :func:`numpy.vander`. Its dtype promotes ``x``'s with int64
+    (float32 input gives float64), as NumPy's does. Differentiable in ``x``."""
     x = xnp.asarray(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
@@ -185,11 +189,14 @@ def poly(seq_of_zeros):
 
 
 def polyder(p, m: int = 1) -> ndarray:
-    """The ``m``-th derivative's coefficients, as :func:`numpy.polyder`."""
+    """The coefficients of the ``m``-th derivative of the polynomial ``p``, as
+    :func:`numpy.polyder`. The derivative of a constant is an empty array, as in NumPy.
+    Raises ValueError for ``m < 0``. Differentiable in ``p``; no poly1d support.
+    """
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = xnp.asarray(p)
+    p = _vector(p)
     for _ in range(m):
         n = p.shape[0] - 1
         p = p[:-1] * xnp.arange(n, 0, -1)      # a constant's derivative is empty (NumPy)
@@ -197,19 +204,34 @@ def polyder(p, m: int = 1) -> ndarray:
 
 
 def polyint(p, m: int = 1, k=None) -> ndarray:
-    """The ``m``-th antiderivative's coefficients (integration constants ``k``), as
-    :func:`numpy.polyint`."""
+    """The coefficients of the ``m``-th antiderivative of ``p``, as
+    :func:`numpy.polyint`.
+
+    ``k`` holds the integration constants, the first used by the first integration
+    (a scalar or a length-1 sequence is repeated ``m`` times; default zeros). Raises
+    ValueError for ``m < 0`` or too few constants. Differentiable in ``p``; ``k`` must
+    be concrete numbers here; no poly1d support.
+    """
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    ks = [0.0] * m if k is None else list(np.atleast_1d(k)) * (m if np.ndim(k) == 0 else 1)
-    if len(ks) != m:
-        raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
-    p = xnp.asarray(p)
-    for c in ks:
+    ks = [0.0] * m if k is None else list(np.atleast_1d(k))
+    if len(ks) == 1 and m > 1:
+        ks = ks * m
+    if len(ks) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = _vector(p)
+    for c in ks[:m]:
         n = p.shape[0]
         q = p / xnp.arange(n, 0, -1)
         p = xnp.concatenate([q, xnp.asarray([c], q.dtype)])
+    return p
+
+
+def _vector(p):
+    p = xnp.asarray(p)
+    if p.ndim == 0:
+        raise TypeError("len() of unsized object")
     return p
 
 
@@ -218,14 +240,16 @@ def _pad_front(a, n):
 
 
 def polyadd(a1, a2) -> ndarray:
-    """The sum of two polynomials, as :func:`numpy.polyadd`."""
+    """The sum of two polynomials (the shorter padded with leading zeros), as
+    :func:`numpy.polyadd`; no poly1d support."""
     a1, a2 = xnp.atleast_1d(a1), xnp.atleast_1d(a2)
     n = max(a1.shape[0], a2.shape[0])
     return _pad_front(a1, n) + _pad_front(a2, n)
 
 
 def polysub(a1, a2) -> ndarray:
-    """The difference of two polynomials, as :func:`numpy.polysub`."""
+    """The difference of two polynomials (the shorter padded with leading zeros), as
+    :func:`numpy.polysub`; no poly1d support."""
     a1, a2 = xnp.atleast_1d(a1), xnp.atleast_1d(a2)
     n = max(a1.shape[0], a2.shape[0])
     return _pad_front(a1, n) - _pad_front(a2, n)
@@ -241,4 +265,6 @@ def polymul(a1, a2) -> ndarray:
 def _trimmed(a):
     a = xnp.atleast_1d(a)
     nonzero = np.flatnonzero(concrete_or_error(a, "polymul's leading zeros"))
-    return a[int(nonzero[0]):] if nonzero.size else a[-1:]
+    if nonzero.size:
+        return a[int(nonzero[0]):]
+    return a[-1:] if a.shape[0] else xnp.zeros(1, a.dtype)     # numpy's poly1d([]): [0.]
