@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import numpy as np
 from numpy.exceptions import AxisError
@@ -38,42 +39,68 @@ def _swap(norm):
     return {"backward": "forward", "forward": "backward", "ortho": "ortho"}[norm]
 
 
+def _complex_dtype(dtype):
+    """The dtype NumPy 2 transforms ``dtype`` in: single precision for float16, float32
+    and complex64 (``result_type(dtype, 1j)``), double otherwise."""
+    return np.dtype(np.complex64 if dtype in (np.float16, np.float32, np.complex64)
+                    else np.complex128)
+
+
 def _complex_input(a):
     a = xnp.asarray(a)
-    return a.astype(np.complex64 if a.dtype in (np.float32, np.complex64)
-                    else np.complex128)
+    return a.astype(_complex_dtype(a.dtype))
 
 
 def _real_input(a):
     a = xnp.asarray(a)
     if a.dtype.kind == "c":
         raise TypeError(f"x must be a real sequence, got {a.dtype}")
-    return a.astype(np.float32 if a.dtype == np.float32 else np.float64)
+    return a.astype(_complex_dtype(a.dtype).type(0).real.dtype)
 
 
-def _axes_and_lengths(a, s, axes, name, real_last=False):
-    """Normalised axes and transform lengths (NumPy's rules for s and axes)."""
-    nd = a.ndim
+def _cook_nd_args(a, s, axes, invreal=False):
+    """NumPy's defaults for ``s`` and ``axes`` of the n-dimensional transforms: ``s``
+    defaults to the input's lengths (``2 * (m - 1)`` on the last axis of an inverse real
+    transform), ``axes`` to the last ``len(s)`` axes; ``-1`` in ``s`` means the input's
+    length, ``None`` the 1-D transform's default (deprecated in NumPy 2)."""
+    shapeless = s is None
+    if axes is not None:
+        axes = [operator.index(ax) for ax in axes]
+    if s is None:
+        s = list(a.shape) if axes is None else [a.shape[ax] for ax in axes]
+    s = list(s)
     if axes is None:
-        axes = tuple(range(nd - len(s), nd)) if s is not None else tuple(range(nd))
-    axes = tuple(operator.index(ax) for ax in axes)
-    for ax in axes:
+        if not shapeless:
+            warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in "
+                          "NumPy 2.0).", DeprecationWarning, stacklevel=3)
+        axes = list(range(-len(s), 0))
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if invreal and shapeless:
+        s[-1] = (a.shape[axes[-1]] - 1) * 2
+    if any(n is None for n in s):
+        warnings.warn("Passing an array containing `None` values to `s` is deprecated in "
+                      "NumPy 2.0.", DeprecationWarning, stacklevel=3)
+    s = [a.shape[ax] if n is not None and n == -1 else n for n, ax in zip(s, axes)]
+    return s, axes
+
+
+def _resolve(a, s, axes, invreal=False):
+    """Axes in range and lengths checked, ``None`` lengths replaced by the 1-D default."""
+    nd = a.ndim
+    out_axes, out_s = [], []
+    for i, (ax, n) in enumerate(zip(axes, s)):
         if not -nd <= ax < nd:
             raise AxisError(ax, nd)
-    axes = tuple(ax % nd for ax in axes)
-    if s is None:
-        s = [a.shape[ax] for ax in axes]
-        if real_last and axes:
-            s[-1] = 2 * (a.shape[axes[-1]] - 1)
-    else:
-        if len(s) != len(axes):
-            raise ValueError("When given, axes and shape arguments have to be of the "
-                             "same length")
-        s = [operator.index(n) for n in s]
-    for n in s:
+        ax %= nd
+        if n is None:
+            n = 2 * (a.shape[ax] - 1) if invreal and i == len(axes) - 1 else a.shape[ax]
+        n = operator.index(n)
         if n < 1:
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
-    return axes, tuple(s)
+        out_axes.append(ax)
+        out_s.append(n)
+    return tuple(out_axes), tuple(out_s)
 
 
 def _fit_axis(a, axis, n):
@@ -88,59 +115,138 @@ def _fit_axis(a, axis, n):
     return a
 
 
-def _transform(a, axes, in_lengths, fft_lengths, fft_type, norm, forward):
-    """Move ``axes`` last, fit them to ``in_lengths``, bind fft_p, scale, move back."""
+def _factor(norm, forward, n, dtype):
+    """NumPy's scale factor for one axis of ``n`` points, computed in ``dtype`` (NumPy
+    swaps the norm for the inverse transforms), relative to fft_p's own scaling (1/n for
+    the inverse transforms)."""
+    norm = norm if forward else _swap(norm)
+    if norm == "backward":
+        f = 1.0
+    elif not forward and norm == "forward" and dtype != np.float16:
+        return 1.0              # exactly fft_p's 1/n (NumPy's float16 1/n is rounded)
+    elif norm == "ortho":
+        f = float(np.reciprocal(np.sqrt(n, dtype=dtype)))
+    else:
+        f = float(np.reciprocal(n, dtype=dtype))
+    return f if forward else f * n
+
+
+def _transform(a, axes, in_lengths, fft_lengths, fft_type, norm, forward, first=0,
+               first_dtype=None):
+    """Move ``axes`` last, fit them to ``in_lengths``, bind fft_p, scale, move back.
+
+    NumPy computes each axis's scale factor in the real dtype of the array that axis's
+    1-D transform receives: ``first_dtype`` for ``axes[first]`` (the axis it transforms
+    first, whose input may still be float16), the working precision for the others."""
     k = len(axes)
-    if k == 0:
-        return a
     for ax, n in zip(axes, in_lengths):
         a = _fit_axis(a, ax, n)
     last = tuple(range(a.ndim - k, a.ndim))
     moved = xnp.moveaxis(a, axes, last)
     out = wrap(lax.fft_p.bind(raw(moved), fft_type=fft_type, fft_lengths=fft_lengths))
-    n_total = math.prod(fft_lengths)
-    scale = {"backward": 1.0 if forward else None, "forward": 1.0 / n_total if forward
-             else n_total, "ortho": (1.0 / math.sqrt(n_total)) if forward
-             else math.sqrt(n_total)}[norm]
-    if scale is not None and scale != 1.0:
-        out = out * np.asarray(scale, dtype=out.real.dtype)
+    real = out.real.dtype
+    scale = math.prod(_factor(norm, forward, n, first_dtype if i == first % k and
+                              first_dtype is not None else real)
+                      for i, n in enumerate(fft_lengths))
+    if scale != 1.0:
+        out = out * np.asarray(scale, dtype=real)
     return xnp.moveaxis(out, last, axes)
+
+
+def _repeated(axes):
+    return len(set(axes)) != len(axes)
+
+
+def _real_dtype(dtype):
+    """``result_type(dtype.real, 1.0)``: the precision NumPy scales an input in."""
+    return np.dtype(dtype.type(0).real.dtype if dtype.kind in "fc" else np.float64)
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     """The n-dimensional discrete Fourier transform, as :func:`numpy.fft.fftn`."""
+    a = xnp.asarray(a)
+    s, axes = _cook_nd_args(a, s, axes)
+    if not axes:
+        return _store(a, out)
+    rd, norm = _real_dtype(a.dtype), _check_norm(norm)
     a = _complex_input(a)
-    axes, s = _axes_and_lengths(a, s, axes, "fftn")
-    return _store(_transform(a, axes, s, s, "FFT", _check_norm(norm), True), out)
+    axes, s = _resolve(a, s, axes)
+    if _repeated(axes):        # NumPy transforms axis by axis, the last first
+        for ax, n in reversed(list(zip(axes, s))):
+            a = _transform(a, (ax,), (n,), (n,), "FFT", norm, True, 0, rd)
+            rd = None
+        return _store(a, out)
+    return _store(_transform(a, axes, s, s, "FFT", norm, True, -1, rd), out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     """The n-dimensional inverse discrete Fourier transform, as :func:`numpy.fft.ifftn`."""
+    a = xnp.asarray(a)
+    s, axes = _cook_nd_args(a, s, axes)
+    if not axes:
+        return _store(a, out)
+    rd, norm = _real_dtype(a.dtype), _check_norm(norm)
     a = _complex_input(a)
-    axes, s = _axes_and_lengths(a, s, axes, "ifftn")
-    return _store(_transform(a, axes, s, s, "IFFT", _check_norm(norm), False), out)
+    axes, s = _resolve(a, s, axes)
+    if _repeated(axes):
+        for ax, n in reversed(list(zip(axes, s))):
+            a = _transform(a, (ax,), (n,), (n,), "IFFT", norm, False, 0, rd)
+            rd = None
+        return _store(a, out)
+    return _store(_transform(a, axes, s, s, "IFFT", norm, False, -1, rd), out)
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     """The n-dimensional FFT of real input (last axis halved), as
     :func:`numpy.fft.rfftn`."""
+    a = xnp.asarray(a)
+    s, axes = _cook_nd_args(a, s, axes)
+    if not axes:
+        raise IndexError("rfftn needs at least one axis")
+    rd, norm = _real_dtype(a.dtype), _check_norm(norm)
     a = _real_input(a)
-    axes, s = _axes_and_lengths(a, s, axes, "rfftn")
-    return _store(_transform(a, axes, s, s, "RFFT", _check_norm(norm), True), out)
+    axes, s = _resolve(a, s, axes)
+    if _repeated(axes):        # rfft on the last axis, then fft on the others
+        a = _transform(a, axes[-1:], s[-1:], s[-1:], "RFFT", norm, True, 0, rd)
+        for ax, n in reversed(list(zip(axes[:-1], s[:-1]))):
+            a = _transform(a, (ax,), (n,), (n,), "FFT", norm, True)
+        return _store(a, out)
+    return _store(_transform(a, axes, s, s, "RFFT", norm, True, -1, rd), out)
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     """The inverse of :func:`rfftn`, as :func:`numpy.fft.irfftn` (the last axis has
     ``s[-1]`` points, by default ``2 * (m - 1)``)."""
+    a = xnp.asarray(a)
+    s, axes = _cook_nd_args(a, s, axes, invreal=True)
+    if not axes:
+        raise IndexError("irfftn needs at least one axis")
+    rd, norm = _real_dtype(a.dtype), _check_norm(norm)
+    # float16 input gives float16 output only where irfft receives it directly
+    half = rd == np.float16 and len(axes) == 1
     a = _complex_input(a)
-    axes, s = _axes_and_lengths(a, s, axes, "irfftn", real_last=True)
-    in_lengths = (*s[:-1], s[-1] // 2 + 1) if axes else s
-    return _store(_transform(a, axes, in_lengths, s, "IRFFT", _check_norm(norm), False),
-                  out)
+    axes, s = _resolve(a, s, axes, invreal=True)
+    if _repeated(axes):        # ifft on all but the last axis, then irfft on it
+        for ax, n in zip(axes[:-1], s[:-1]):
+            a = _transform(a, (ax,), (n,), (n,), "IFFT", norm, False, 0, rd)
+            rd = None
+        axes, s = axes[-1:], s[-1:]
+    in_lengths = (*s[:-1], s[-1] // 2 + 1)
+    r = _transform(a, axes, in_lengths, s, "IRFFT", norm, False, 0, rd)
+    return _store(r.astype(np.float16) if half else r, out)
 
 
 def _one_axis(fn, a, n, axis, norm, out):
-    return fn(a, None if n is None else [n], [axis], norm, out)
+    axis = operator.index(axis)
+    if n is None:              # the n-dimensional default for this axis
+        a = xnp.asarray(a)
+        if not -a.ndim <= axis < a.ndim:
+            raise AxisError(axis, a.ndim)
+        return fn(a, None, [axis], norm, out)
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return fn(a, [n], [axis], norm, out)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
@@ -186,8 +292,7 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None) -> ndarray:
 def hfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
     """The FFT of a Hermitian-symmetric signal given by its first half (real output),
     as :func:`numpy.fft.hfft`."""
-    a = _complex_input(a)
-    return irfft(xnp.conj(a), n, axis, _swap(_check_norm(norm)), out)
+    return irfft(xnp.conj(xnp.asarray(a)), n, axis, _swap(_check_norm(norm)), out)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
@@ -195,36 +300,53 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
     return xnp.conj(rfft(a, n, axis, _swap(_check_norm(norm)), out))
 
 
-def fftfreq(n, d=1.0, *, device=None, dtype=None) -> ndarray:
-    """The sample frequencies of an ``n``-point FFT, as :func:`numpy.fft.fftfreq`."""
-    n = operator.index(n)
+def _check_n(n):
+    if not isinstance(n, (int, np.integer)):
+        raise ValueError("n should be an integer")
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return int(n)
+
+
+def fftfreq(n, d=1.0, device=None, *, dtype=None) -> ndarray:
+    """The sample frequencies of an ``n``-point FFT, as :func:`numpy.fft.fftfreq`
+    (``dtype`` as in the array API)."""
+    n = _check_n(n)
+    val = 1.0 / (n * d)
     k = xnp.concatenate([xnp.arange(0, (n - 1) // 2 + 1), xnp.arange(-(n // 2), 0)])
-    r = k / (xnp.asarray(d) * n)
+    r = k * val
     return r if dtype is None else r.astype(dtype)
 
 
-def rfftfreq(n, d=1.0, *, device=None, dtype=None) -> ndarray:
+def rfftfreq(n, d=1.0, device=None, *, dtype=None) -> ndarray:
     """The sample frequencies of an ``n``-point :func:`rfft`, as
     :func:`numpy.fft.rfftfreq`."""
-    n = operator.index(n)
-    r = xnp.arange(0, n // 2 + 1) / (xnp.asarray(d) * n)
+    n = _check_n(n)
+    val = 1.0 / (n * d)
+    r = xnp.arange(0, n // 2 + 1) * val
     return r if dtype is None else r.astype(dtype)
+
+
+def _shifts(x, axes, sign):
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axes, (int, np.integer)):
+        return sign * (x.shape[axes] // 2), int(axes)
+    else:
+        axes = tuple(operator.index(ax) for ax in axes)
+    return [sign * (x.shape[ax] // 2) for ax in axes], axes
 
 
 def fftshift(x, axes=None) -> ndarray:
     """Shift the zero frequency to the centre, as :func:`numpy.fft.fftshift`."""
     x = xnp.asarray(x)
-    axes = tuple(range(x.ndim)) if axes is None else \
-        (axes,) if isinstance(axes, int) else tuple(axes)
-    return xnp.roll(x, [x.shape[ax] // 2 for ax in axes], axes)
+    return xnp.roll(x, *_shifts(x, axes, 1))
 
 
 def ifftshift(x, axes=None) -> ndarray:
     """The inverse of :func:`fftshift`, as :func:`numpy.fft.ifftshift`."""
     x = xnp.asarray(x)
-    axes = tuple(range(x.ndim)) if axes is None else \
-        (axes,) if isinstance(axes, int) else tuple(axes)
-    return xnp.roll(x, [-(x.shape[ax] // 2) for ax in axes], axes)
+    return xnp.roll(x, *_shifts(x, axes, -1))
 
 
 def _store(result, out):
