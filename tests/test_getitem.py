@@ -479,3 +479,23 @@ def test_in_place_writes_are_seen_only_through_the_written_array():
     _, f_vjp = xnp.vjp(lambda t: xnp.sin(t) * u, xnp.asarray(np.array([0.5, 0.5, 0.5])))
     u[0] = 100.0
     _same(f_vjp(xnp.ones(3))[0], np.cos(0.5) * np.array([1.0, 2.0, 3.0]))
+
+
+def test_empty_tuple_key_assigns_the_whole_array():
+    # x[()] indexes no axis, so size-1 leading dimensions of the value drop as in any
+    # whole-array assignment; x[0] selects one element, which rejects arrays (NumPy).
+    for a, value in [(np.array(False), np.array([True])), (np.zeros(2), np.ones((1, 2)))]:
+        expected = a.copy()
+        expected[()] = value
+        eager = xnp.asarray(a.copy())
+        eager[()] = value
+        _same(eager, expected)
+
+        def traced(x, v):
+            x = xnp.array(x)
+            x[()] = v
+            return x
+        _same(xnp.jit(traced)(xnp.asarray(a), value), expected)
+    with pytest.raises(ValueError, match="sequence"):
+        x = xnp.zeros(3)
+        x[0] = np.array([5.0])

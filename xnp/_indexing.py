@@ -461,7 +461,8 @@ def _selects_one_element(key, entries) -> bool:
     """Whether ``x[key]`` is one element (integers for every axis, no Ellipsis), where
     NumPy assigns a scalar and rejects arrays, even of size 1."""
     items = key if isinstance(key, tuple) else (key,)
-    return all(kind == "int" for kind, _, _ in entries) and \
+    # ``x[()]`` indexes no axis: the whole array, where size-1 values broadcast.
+    return bool(entries) and all(kind == "int" for kind, _, _ in entries) and \
         not any(i is Ellipsis for i in items)
 
 
