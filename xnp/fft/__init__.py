@@ -107,7 +107,7 @@ def _fit_axis(a, axis, n):
     """Crop or zero-pad ``a`` along ``axis`` to length ``n``."""
     have = a.shape[axis]
     if have > n:
-        return xnp.take(a, xnp.arange(n), axis=axis)
+        return a[(slice(None),) * axis + (slice(0, n),)]
     if have < n:
         pad = [(0, 0)] * a.ndim
         pad[axis] = (0, n - have)
