@@ -107,38 +107,37 @@ _E = Sample
 ENTRIES = [
     OpInfo("linalg.solve", _solve_samples(), rtol=1e-5, atol=1e-6,
            op=lambda a, b: XL.solve(_wc(xnp)(a), b), ref=lambda a, b: NL.solve(_wc(np)(a), b),
-           jittable=False, id="linalg.solve"),
-    _unary("inv", _wc, None, jittable=False),
-    _unary("det", _wc, None, jittable=False),
-    _unary("slogdet", _wc, None, jittable=False),
-    _unary("cholesky", _spd, None, jittable=False),
-    _unary("eigvalsh", _spd, None, jittable=False),
+           id="linalg.solve"),
+    _unary("inv", _wc, None),
+    _unary("det", _wc, None),
+    _unary("slogdet", _wc, None),
+    _unary("cholesky", _spd, None),
+    _unary("eigvalsh", _spd, None),
     OpInfo("linalg.eigh", _one(_square()), op=lambda a: XL.eigh(_spd(xnp)(a))[0],
-           ref=lambda a: NL.eigh(_spd(np)(a))[0], rtol=1e-5, atol=1e-6, jittable=False,
+           ref=lambda a: NL.eigh(_spd(np)(a))[0], rtol=1e-5, atol=1e-6,
            id="linalg.eigh-eigenvalues"),
     OpInfo("linalg.qr", _matrix().filter(lambda a: a.shape[-2] >= a.shape[-1]).map(
-        lambda a: Sample((a,))), rtol=1e-5, atol=1e-6, jittable=False, id="linalg.qr"),
+        lambda a: Sample((a,))), rtol=1e-5, atol=1e-6, id="linalg.qr"),
     OpInfo("linalg.qr", _matrix().flatmap(lambda a: st.sampled_from(
         ["complete", "r"]).map(lambda m: Sample((a, m)))), rtol=1e-5, atol=1e-6,
-        jittable=False, differentiable=False, id="linalg.qr-modes"),
+        differentiable=False, id="linalg.qr-modes"),
     # NumPy's eigvals is real when every eigenvalue is: compared as complex here.
     OpInfo("linalg.eigvals", _one(_square(dtype=np.float64)),
            ref=lambda a: np.linalg.eigvals(a).astype(np.complex128), rtol=1e-5, atol=1e-6,
-           jittable=False, differentiable=False),
-    OpInfo("linalg.svdvals", _one(_matrix()), rtol=1e-5, atol=1e-6, jittable=False),
+           differentiable=False),
+    OpInfo("linalg.svdvals", _one(_matrix()), rtol=1e-5, atol=1e-6),
     OpInfo("linalg.svd", _one(_matrix(), compute_uv=False), rtol=1e-5, atol=1e-6,
-           jittable=False, id="linalg.svd-values"),
+           id="linalg.svd-values"),
     OpInfo("linalg.pinv", _one(_matrix()), op=lambda a: XL.pinv(_wc_rect(xnp)(a)),
-           ref=lambda a: NL.pinv(_wc_rect(np)(a)), rtol=1e-4, atol=1e-5, jittable=False),
-    _unary("pinv", _wc, None, jittable=False, id="linalg.pinv-square"),
-    _unary("cond", _wc, None, jittable=False),
-    OpInfo("linalg.matrix_rank", _one(_matrix()), jittable=False, differentiable=False),
+           ref=lambda a: NL.pinv(_wc_rect(np)(a)), rtol=1e-4, atol=1e-5),
+    _unary("pinv", _wc, None, id="linalg.pinv-square"),
+    _unary("cond", _wc, None),
+    OpInfo("linalg.matrix_rank", _one(_matrix()), differentiable=False),
     OpInfo("linalg.matrix_power", _square().flatmap(
         lambda a: st.integers(-2, 3).map(lambda k: Sample((a, k)))),
         op=lambda a, k: XL.matrix_power(_wc(xnp)(a), k),
-        ref=lambda a, k: NL.matrix_power(_wc(np)(a), k), rtol=1e-5, atol=1e-6,
-        jittable=False),
-    OpInfo("linalg.norm", _norm_samples(), rtol=1e-5, atol=1e-6, jittable=False,
+        ref=lambda a, k: NL.matrix_power(_wc(np)(a), k), rtol=1e-5, atol=1e-6),
+    OpInfo("linalg.norm", _norm_samples(), rtol=1e-5, atol=1e-6,
            kink_at_zero_output=True),
     OpInfo("linalg.vector_norm", _norm_samples().filter(
         lambda s: s.kwargs["ord"] is not None and not isinstance(s.kwargs["ord"], str)
@@ -148,7 +147,7 @@ ENTRIES = [
         rtol=1e-5, atol=1e-6, kink_at_zero_output=True),
     OpInfo("linalg.matrix_norm", _matrix().flatmap(lambda a: st.sampled_from(
         ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]).map(
-        lambda o: Sample((a,), {"ord": o}))), rtol=1e-5, atol=1e-6, jittable=False,
+        lambda o: Sample((a,), {"ord": o}))), rtol=1e-5, atol=1e-6,
         kink_at_zero_output=True),
     OpInfo("linalg.multi_dot", st.integers(1, 3).flatmap(lambda n: st.tuples(
         *[S.arrays(np.float64, (n, n), finite=True, min_value=-2, max_value=2)

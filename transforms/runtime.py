@@ -34,6 +34,18 @@ _lock = threading.Lock()
 _backend = None
 
 
+def _register_lapack(jax_ext) -> None:
+    """Make jaxlib's LAPACK FFI targets (``lapack_*_ffi``, used by xnp.linalg's lowerings)
+    known to XLA on the CPU; once, when the backend is created."""
+    from jaxlib import lapack
+    for name, fn, api_version in lapack.registrations()["cpu"]:
+        try:
+            jax_ext.register_custom_call_target(name, fn, "Host", api_version)
+        except Exception:  # pragma: no cover - already registered (jax in this process)
+            pass
+    lapack._lapack.initialize()
+
+
 class _Backend:
     """The jaxlib objects xnp uses, created once: client, device, sharding."""
 
@@ -57,6 +69,7 @@ class _Backend:
         self.device = self.client.local_devices()[0]
         self.platform = self.client.platform
         self.device_list = _jax.DeviceList((self.device,))
+        _register_lapack(_jax)
         replicated = _hlo.HloSharding.replicate()
 
         class _Sharding(_jax.SingleDeviceSharding):

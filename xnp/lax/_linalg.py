@@ -1,15 +1,16 @@
-"""Linear-algebra primitives: solve, det, slogdet, cholesky, eigh and svd, with all rules.
+"""Linear-algebra primitives: cholesky, triangular_solve, lu, qr, eigh, svd and eig.
 
 Every primitive works on the last two dimensions of its operands and maps over the
 leading ones, as numpy.linalg does; operands share their leading (batch) dimensions
-(the xnp.linalg functions broadcast them first). The implementations are numpy.linalg's,
-so eager results and errors (LinAlgError for singular or non-positive-definite input)
-are NumPy's. Derivatives follow the standard matrix-calculus identities; only the
-right-hand side of ``solve`` is linear, so it alone has a transpose rule.
-
-Lowering: XLA's StableHLO has no general solver or eigensolver (JAX calls LAPACK through
-custom calls there), so these primitives do not compile yet; ``jit`` of a function using
-them raises NotImplementedError naming the primitive.
+(the xnp.linalg functions broadcast them first). Implementations are numpy.linalg's
+where NumPy has the routine; ``triangular_solve`` (a back-substitution through
+``numpy.linalg.solve`` on the triangle, arranged so that LAPACK never pivots) and ``lu``
+(blocked partial pivoting) are written here in NumPy. Eager errors are NumPy's:
+``cholesky`` of a matrix that is not positive definite and ``triangular_solve`` with a
+zero on the diagonal raise LinAlgError. Compiled (jit), the same inputs give NaN or
+infinite values instead, as in JAX. Derivatives follow the standard matrix-calculus
+identities; ``triangular_solve`` is linear in its right-hand side, which has a transpose
+rule. Lowerings (StableHLO ops and LAPACK custom calls) are in ``_linalg_lower.py``.
 """
 
 from __future__ import annotations
@@ -19,13 +20,19 @@ import numpy as np
 from transforms.core import ShapedArray
 from xnp.lax._base import primitive
 
+LinAlgError = np.linalg.LinAlgError
+
+
+def _matrix(name, a):
+    if a.ndim < 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+
 
 def _square(name, a):
-    if a.ndim < 2:
-        raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be at "
-                                    "least two-dimensional")
+    _matrix(name, a)
     if a.shape[-1] != a.shape[-2]:
-        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+        raise LinAlgError("Last 2 dimensions of the array must be square")
 
 
 def _real(dtype):
@@ -33,27 +40,42 @@ def _real(dtype):
         np.dtype(np.float64) if np.dtype(dtype).kind == "c" else np.dtype(dtype)
 
 
-# --- declarations -----------------------------------------------------------------------------
-def _solve_eval(a, b):
-    _square("solve", a)
-    if b.ndim < 2 or b.shape[:-2] != a.shape[:-2] or b.shape[-2] != a.shape[-1]:
-        raise ValueError(f"solve: b of shape {b.shape} does not match a of shape {a.shape}")
-    return ShapedArray(b.shape, a.dtype)
+def _complex(dtype):
+    return np.dtype(np.complex64) if np.dtype(dtype) in (np.float32, np.complex64) else \
+        np.dtype(np.complex128)
 
 
-def _det_eval(a):
-    _square("det", a)
-    return ShapedArray(a.shape[:-2], a.dtype)
-
-
-def _slogdet_eval(a):
-    _square("slogdet", a)
-    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], _real(a.dtype))]
-
-
+# --- abstract evaluation ----------------------------------------------------------------------
 def _cholesky_eval(a):
     _square("cholesky", a)
     return ShapedArray(a.shape, a.dtype)
+
+
+def _triangular_solve_eval(a, b, *, left_side, lower, transpose_a, conjugate_a,
+                           unit_diagonal):
+    _square("triangular_solve", a)
+    n = a.shape[-1]
+    if b.ndim != a.ndim or b.shape[:-2] != a.shape[:-2] or \
+            b.shape[-2 if left_side else -1] != n or a.dtype != b.dtype:
+        raise TypeError(f"triangular_solve: b {b.str_short()} does not match a "
+                        f"{a.str_short()} (left_side={left_side})")
+    return ShapedArray(b.shape, b.dtype)
+
+
+def _lu_eval(a):
+    _matrix("lu", a)
+    m, n = a.shape[-2:]
+    i32 = np.dtype(np.int32)
+    return [ShapedArray(a.shape, a.dtype), ShapedArray((*a.shape[:-2], min(m, n)), i32),
+            ShapedArray((*a.shape[:-2], m), i32)]
+
+
+def _qr_eval(a, *, full_matrices):
+    _matrix("qr", a)
+    m, n = a.shape[-2:]
+    k = m if full_matrices else min(m, n)
+    return [ShapedArray((*a.shape[:-2], m, k), a.dtype),
+            ShapedArray((*a.shape[:-2], k, n), a.dtype)]
 
 
 def _eigh_eval(a, *, lower):
@@ -62,14 +84,80 @@ def _eigh_eval(a, *, lower):
 
 
 def _svd_eval(a, *, full_matrices):
-    if a.ndim < 2:
-        raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be at "
-                                    "least two-dimensional")
-    *batch, m, n = a.shape
+    _matrix("svd", a)
+    m, n = a.shape[-2:]
     k = min(m, n)
-    um, vn = (m, n) if full_matrices else (k, k)
-    return [ShapedArray((*batch, m, um), a.dtype), ShapedArray((*batch, k), _real(a.dtype)),
-            ShapedArray((*batch, vn, n), a.dtype)]
+    lead = a.shape[:-2]
+    return [ShapedArray((*lead, m, m if full_matrices else k), a.dtype),
+            ShapedArray((*lead, k), _real(a.dtype)),
+            ShapedArray((*lead, n if full_matrices else k, n), a.dtype)]
+
+
+def _eig_eval(a):
+    _square("eig", a)
+    c = _complex(a.dtype)
+    return [ShapedArray(a.shape[:-1], c), ShapedArray(a.shape, c)]
+
+
+# --- implementations --------------------------------------------------------------------------
+def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
+                           unit_diagonal):
+    a, b = np.asarray(a), np.asarray(b)
+    n = a.shape[-1]
+    tri = np.tril(a) if lower else np.triu(a)
+    if unit_diagonal:
+        tri = tri * (1 - np.eye(n, dtype=a.real.dtype)) + np.eye(n, dtype=a.dtype)
+    elif (np.diagonal(a, axis1=-2, axis2=-1) == 0).any():
+        raise LinAlgError("Singular matrix")
+    if conjugate_a:
+        tri = tri.conj()
+    if transpose_a:
+        tri = np.swapaxes(tri, -1, -2)
+    if not left_side:               # x M = b  <=>  M^T x^T = b^T
+        tri, b = np.swapaxes(tri, -1, -2), np.swapaxes(b, -1, -2)
+    if lower != (transpose_a != (not left_side)):
+        # Upper triangular: LAPACK's partially pivoted LU takes no row swaps, so its
+        # solve is exactly a back-substitution.
+        x = np.linalg.solve(tri, b)
+    else:                           # lower: reverse rows and columns to make it upper
+        x = np.linalg.solve(tri[..., ::-1, ::-1], b[..., ::-1, :])[..., ::-1, :]
+    x = np.swapaxes(x, -1, -2) if not left_side else x
+    return np.ascontiguousarray(x, dtype=b.dtype)
+
+
+def _pivot_magnitude(col):
+    # LAPACK's i?amax: |re| + |im| for complex values.
+    return np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)
+
+
+def _lu_impl(a, block: int = 32):
+    """LU with partial pivoting, P A = L U, as LAPACK's getrf: blocked, right-looking."""
+    a = np.asarray(a)
+    *lead, m, n = a.shape
+    k = min(m, n)
+    lu = a.reshape(-1, m, n).copy()
+    nb = lu.shape[0]
+    rows = np.arange(nb)
+    piv = np.zeros((nb, k), np.int32)
+    perm = np.tile(np.arange(m, dtype=np.int32), (nb, 1))
+    for j0 in range(0, k, block):
+        j1 = min(j0 + block, k)
+        for j in range(j0, j1):
+            p = j + np.argmax(_pivot_magnitude(lu[:, j:, j]), axis=1)
+            piv[:, j] = p
+            lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
+            perm[rows, j], perm[rows, p] = perm[rows, p], perm[rows, j].copy()
+            d = lu[:, j, j]
+            nonzero = d != 0
+            lu[:, j + 1:, j] /= np.where(nonzero, d, 1)[:, None]
+            lu[:, j + 1:, j + 1:j1] -= lu[:, j + 1:, j:j + 1] * lu[:, j:j + 1, j + 1:j1]
+        if j1 < n:
+            l11 = np.tril(lu[:, j0:j1, j0:j1], -1)
+            lu[:, j0:j1, j1:] = _triangular_solve_impl(
+                l11, lu[:, j0:j1, j1:], left_side=True, lower=True, transpose_a=False,
+                conjugate_a=False, unit_diagonal=True)
+            lu[:, j1:, j1:] -= lu[:, j1:, j0:j1] @ lu[:, j0:j1, j1:]
+    return [lu.reshape(a.shape), piv.reshape(*lead, k), perm.reshape(*lead, m)]
 
 
 def _svd_impl(a, *, full_matrices):
@@ -77,54 +165,36 @@ def _svd_impl(a, *, full_matrices):
     return [u, s, vh]
 
 
-def _qr_eval(a, *, full_matrices):
-    if a.ndim < 2:
-        raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be at "
-                                    "least two-dimensional")
-    *batch, m, n = a.shape
-    k = m if full_matrices else min(m, n)
-    return [ShapedArray((*batch, m, k), a.dtype), ShapedArray((*batch, k, n), a.dtype)]
-
-
-def _eig_eval(a):
-    _square("eig", a)
-    cdt = np.dtype(np.complex64) if a.dtype in (np.float32, np.complex64) else \
-        np.dtype(np.complex128)
-    return [ShapedArray(a.shape[:-1], cdt), ShapedArray(a.shape, cdt)]
-
-
 def _eig_impl(a):
     w, v = np.linalg.eig(a)
-    cdt = _eig_eval(ShapedArray(a.shape, a.dtype))[0].dtype
-    return [w.astype(cdt), v.astype(cdt)]
+    c = _complex(np.asarray(a).dtype)
+    return [np.asarray(w, c), np.asarray(v, c)]
 
 
+cholesky_p = primitive("cholesky", impl=np.linalg.cholesky, abstract_eval=_cholesky_eval)
+triangular_solve_p = primitive("triangular_solve", impl=_triangular_solve_impl,
+                               abstract_eval=_triangular_solve_eval)
+lu_p = primitive("lu", impl=_lu_impl, abstract_eval=_lu_eval, multiple_results=True)
 qr_p = primitive("qr", impl=lambda a, *, full_matrices: list(np.linalg.qr(
     a, "complete" if full_matrices else "reduced")), abstract_eval=_qr_eval,
     multiple_results=True)
-eig_p = primitive("eig", impl=_eig_impl, abstract_eval=_eig_eval, multiple_results=True)
-solve_p = primitive("solve", impl=lambda a, b: np.linalg.solve(a, b), abstract_eval=_solve_eval)
-det_p = primitive("det", impl=lambda a: np.asarray(np.linalg.det(a)), abstract_eval=_det_eval)
-slogdet_p = primitive("slogdet", impl=lambda a: [np.asarray(r) for r in np.linalg.slogdet(a)],
-                      abstract_eval=_slogdet_eval, multiple_results=True)
-cholesky_p = primitive("cholesky", impl=np.linalg.cholesky, abstract_eval=_cholesky_eval)
 eigh_p = primitive("eigh", impl=lambda a, *, lower: list(np.linalg.eigh(a, "L" if lower else "U")),
                    abstract_eval=_eigh_eval, multiple_results=True)
 svd_p = primitive("svd", impl=_svd_impl, abstract_eval=_svd_eval, multiple_results=True)
+eig_p = primitive("eig", impl=_eig_impl, abstract_eval=_eig_eval, multiple_results=True)
 
-__all__ = ["solve_p", "det_p", "slogdet_p", "cholesky_p", "eigh_p", "svd_p", "qr_p",
-           "eig_p"]
+__all__ = ["cholesky_p", "triangular_solve_p", "lu_p", "qr_p", "eigh_p", "svd_p", "eig_p",
+           "lu_solve"]
 
 
 # --- matrix helpers on raw values (bind primitives only) -------------------------------------
-from transforms.ad import Zero, is_undefined  # noqa: E402
+from transforms.ad import Zero, is_undefined, tangent_aval  # noqa: E402
 from transforms.core import get_aval  # noqa: E402
 from xnp.lax._elementwise import (  # noqa: E402
     add_p,
     conj_p,
     div_p,
     eq_p,
-    imag_p,
     mul_p,
     real_p,
     sub_p,
@@ -168,75 +238,47 @@ def diag(x):
     return reduce_sum_p.bind(mul(x, _eye(a.shape[-1], a.dtype)), axes=(a.ndim - 1,))
 
 
-def diag_embed(v):
-    """Square matrices with ``v`` (..., n) on their diagonals."""
-    a = get_aval(v)
-    return mul(_expand_last(v), _eye(a.shape[-1], a.dtype))
-
-
-def _expand_last(v):
-    from xnp.lax._structural import broadcast_in_dim_p
-    a = get_aval(v)
-    return broadcast_in_dim_p.bind(v, shape=(*a.shape, 1),
-                                   broadcast_dimensions=tuple(range(a.ndim)))
-
-
-def trace(x):
-    a = get_aval(x)
-    return reduce_sum_p.bind(diag(x), axes=(a.ndim - 2,))
-
-
 def _as(x, dtype):
     return convert_element_type_p.bind(x, new_dtype=np.dtype(dtype), weak_type=False)
 
 
-def _tangent(t):
-    return None if type(t) is Zero else t
+def _tri(x, k, upper=False):
+    """The lower (or upper) triangle of the last two dimensions, from diagonal ``k``."""
+    n, m = get_aval(x).shape[-2:]
+    mask = np.tri(n, m, k) if not upper else 1 - np.tri(n, m, k - 1)
+    return mul(x, mask.astype(_real(get_aval(x).dtype)))
+
+
+def triangular_solve(a, b, *, left_side=True, lower=True, transpose_a=False,
+                     conjugate_a=False, unit_diagonal=False):
+    return triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
+                                   transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                   unit_diagonal=unit_diagonal)
+
+
+def permutation_matrix(perm, dtype):
+    """Rows of the identity in the order ``perm`` (..., n): ``P @ b == b[perm]``."""
+    n = get_aval(perm).shape[-1]
+    from xnp.lax._structural import broadcast_in_dim_p
+    shape = get_aval(perm).shape
+    col = broadcast_in_dim_p.bind(perm, shape=(*shape, 1),
+                                  broadcast_dimensions=tuple(range(len(shape))))
+    return _as(eq_p.bind(col, np.arange(n, dtype=np.int32)), dtype)
+
+
+def lu_solve(a, b):
+    """``a^-1 b`` for square ``a`` (..., n, n) and ``b`` (..., n, k) with equal leading
+    dimensions: P A = L U, then two triangular solves (LinAlgError eagerly when U has a
+    zero on its diagonal, as numpy.linalg.solve)."""
+    lu, _, perm = lu_p.bind(a)
+    pb = mm(permutation_matrix(perm, get_aval(b).dtype), b)
+    y = triangular_solve(lu, pb, lower=True, unit_diagonal=True)
+    return triangular_solve(lu, y, lower=False)
 
 
 # --- derivatives ------------------------------------------------------------------------------
-def _solve_jvp(primals, tangents):
-    # x = a^-1 b:  dx = a^-1 (db - da x)
-    a, b = primals
-    ta, tb = map(_tangent, tangents)
-    x = solve_p.bind(a, b)
-    if ta is None and tb is None:
-        return x, Zero(get_aval(x))
-    if ta is None:
-        rhs = tb
-    else:
-        da_x = mm(ta, x)
-        rhs = mul(da_x, -1) if tb is None else sub(tb, da_x)
-    return x, solve_p.bind(a, rhs)
-
-
-def _solve_transpose(ct, a, b):
-    if is_undefined(a):
-        raise TypeError("solve is linear in its right-hand side only")
-    if type(ct) is Zero:
-        return [None, None]
-    return [None, solve_p.bind(mT(a), ct)]
-
-
-def _det_jvp(primals, tangents):
-    (a,), (ta,) = primals, tangents
-    ans = det_p.bind(a)
-    if type(ta) is Zero:
-        return ans, Zero(get_aval(ans))
-    return ans, mul(ans, trace(solve_p.bind(a, ta)))
-
-
-def _slogdet_jvp(primals, tangents):
-    (a,), (ta,) = primals, tangents
-    sign, logabs = slogdet_p.bind(a)
-    if type(ta) is Zero:
-        return [sign, logabs], [Zero(get_aval(sign)), Zero(get_aval(logabs))]
-    t = trace(solve_p.bind(a, ta))
-    if not _is_complex(a):
-        return [sign, logabs], [Zero(get_aval(sign)), t]
-    d_logabs = real_p.bind(t)
-    d_sign = mul(sign, mul(_as(imag_p.bind(t), get_aval(sign).dtype), 1j))
-    return [sign, logabs], [d_sign, d_logabs]
+def _zeros_like(*outs):
+    return [Zero(tangent_aval(get_aval(o))) for o in outs]
 
 
 def _cholesky_jvp(primals, tangents):
@@ -244,11 +286,59 @@ def _cholesky_jvp(primals, tangents):
     low = cholesky_p.bind(a)
     if type(ta) is Zero:
         return low, Zero(get_aval(low))
-    n = get_aval(a).shape[-1]
     # dL = L phi(L^-1 dA L^-H), phi: the lower triangle with the diagonal halved.
-    inner = mH(solve_p.bind(low, mH(solve_p.bind(low, ta))))
+    inner = triangular_solve(low, triangular_solve(low, ta), left_side=False,
+                             transpose_a=True, conjugate_a=_is_complex(a))
+    n = get_aval(a).shape[-1]
     phi = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
     return low, mm(low, mul(inner, phi.astype(_real(get_aval(a).dtype))))
+
+
+def _triangular_solve_jvp(primals, tangents, **params):
+    # op(A) x = b:  d x = op(A)^-1 (db - op(dA) x)   (x op(A) = b: db - x op(dA), on the right)
+    (a, b), (ta, tb) = primals, tangents
+    x = triangular_solve_p.bind(a, b, **params)
+    if type(ta) is Zero and type(tb) is Zero:
+        return x, Zero(get_aval(x))
+    rhs = None if type(tb) is Zero else tb
+    if type(ta) is not Zero:
+        strict = 1 if params["unit_diagonal"] else 0
+        da = _tri(ta, -strict) if params["lower"] else _tri(ta, strict, upper=True)
+        if params["conjugate_a"] and _is_complex(da):
+            da = conj_p.bind(da)
+        if params["transpose_a"]:
+            da = mT(da)
+        prod = mm(da, x) if params["left_side"] else mm(x, da)
+        rhs = mul(prod, -1) if rhs is None else sub(rhs, prod)
+    return x, triangular_solve_p.bind(a, rhs, **params)
+
+
+def _triangular_solve_transpose(ct, a, b, **params):
+    if is_undefined(a):
+        raise TypeError("triangular_solve is linear in its right-hand side only")
+    if type(ct) is Zero:
+        return [None, None]
+    params = dict(params, transpose_a=not params["transpose_a"])
+    return [None, triangular_solve_p.bind(a, ct, **params)]
+
+
+def _lu_jvp(primals, tangents):
+    # P A = L U:  L^-1 P dA U^-1 = L^-1 dL + dU U^-1 (strictly lower + upper parts), so
+    # with X = L^-1 P dA U^-1: dL = L tril(X, -1), dU = triu(X) U.
+    (a,), (ta,) = primals, tangents
+    lu, piv, perm = outs = lu_p.bind(a)
+    if type(ta) is Zero:
+        return outs, _zeros_like(*outs)
+    m, n = get_aval(a).shape[-2:]
+    if m != n:
+        raise NotImplementedError("lu: derivatives are implemented for square matrices")
+    dtype = get_aval(a).dtype
+    pda = mm(permutation_matrix(perm, dtype), ta)
+    x = triangular_solve(lu, triangular_solve(lu, pda, unit_diagonal=True),
+                         left_side=False, lower=False)
+    low = add(_tri(lu, -1), _eye(n, dtype))
+    dlu = add(mm(low, _tri(x, -1)), mm(_tri(x, 0, upper=True), _tri(lu, 0, upper=True)))
+    return outs, [dlu, *_zeros_like(piv, perm)]
 
 
 def _safe_reciprocal_offdiag(d, n, dtype):
@@ -261,11 +351,19 @@ def _safe_reciprocal_offdiag(d, n, dtype):
     return mul(select_n_p.bind(zero, r, mul(r, 0)), sub(1, eye))
 
 
+def _expand_w(w, row: bool):
+    """(..., n) as (..., 1, n) (row) or (..., n, 1)."""
+    from xnp.lax._structural import reshape_p
+    shape = get_aval(w).shape
+    return reshape_p.bind(w, new_sizes=(*shape[:-1], 1, shape[-1]) if row else
+                          (*shape, 1))
+
+
 def _eigh_jvp(primals, tangents, *, lower):
     (a,), (ta,) = primals, tangents
     w, v = eigh_p.bind(a, lower=lower)
     if type(ta) is Zero:
-        return [w, v], [Zero(get_aval(w)), Zero(get_aval(v))]
+        return [w, v], _zeros_like(w, v)
     n = get_aval(a).shape[-1]
     vh_da_v = mm(mH(v), mm(ta, v))
     dw = real_p.bind(diag(vh_da_v)) if _is_complex(a) else diag(vh_da_v)
@@ -275,19 +373,11 @@ def _eigh_jvp(primals, tangents, *, lower):
     return [w, v], [dw, dv]
 
 
-def _expand_w(w, row: bool):
-    """(..., n) as (..., 1, n) (row) or (..., n, 1)."""
-    from xnp.lax._structural import reshape_p
-    shape = get_aval(w).shape
-    return reshape_p.bind(w, new_sizes=(*shape[:-1], 1, shape[-1]) if row else
-                          (*shape, 1))
-
-
 def _svd_jvp(primals, tangents, *, full_matrices):
     (a,), (ta,) = primals, tangents
     u, s, vh = svd_p.bind(a, full_matrices=full_matrices)
     if type(ta) is Zero:
-        return [u, s, vh], [Zero(get_aval(u)), Zero(get_aval(s)), Zero(get_aval(vh))]
+        return [u, s, vh], _zeros_like(u, s, vh)
     aval = get_aval(a)
     m, n = aval.shape[-2:]
     if full_matrices and m != n:
@@ -321,24 +411,18 @@ def _svd_jvp(primals, tangents, *, full_matrices):
     return [u, s, vh], [du, ds, mH(dv)]
 
 
-def _tril(x, k):
-    n, m = get_aval(x).shape[-2:]
-    return mul(x, np.tri(n, m, k, dtype=_real(get_aval(x).dtype)))
-
-
 def _qr_jvp(primals, tangents, *, full_matrices):
     (a,), (ta,) = primals, tangents
     q, r = qr_p.bind(a, full_matrices=full_matrices)
     if type(ta) is Zero:
-        return [q, r], [Zero(get_aval(q)), Zero(get_aval(r))]
+        return [q, r], _zeros_like(q, r)
     m, n = get_aval(a).shape[-2:]
     if m < n or (full_matrices and m > n):
         raise NotImplementedError("qr: derivatives are implemented for m >= n with "
                                   "mode='reduced' (square matrices in any mode)")
-    # A R^-1 products as solves: X R^-1 = (R^-T X^T)^T.
-    da_rinv = mT(solve_p.bind(mT(r), mT(ta)))
+    da_rinv = triangular_solve(r, ta, left_side=False, lower=False)     # dA R^-1
     qt_da_rinv = mm(mH(q), da_rinv)
-    low = _tril(qt_da_rinv, -1)
+    low = _tri(qt_da_rinv, -1)
     omega = sub(low, mH(low))                   # skew-Hermitian part fixed by Q^H dQ
     if _is_complex(a):                          # the imaginary diagonal of Q^H dQ
         eye = _eye(n, get_aval(a).dtype)
@@ -354,10 +438,10 @@ def _eig_jvp(primals, tangents):
     (a,), (ta,) = primals, tangents
     w, v = eig_p.bind(a)
     if type(ta) is Zero:
-        return [w, v], [Zero(get_aval(w)), Zero(get_aval(v))]
+        return [w, v], _zeros_like(w, v)
     cdt = get_aval(v).dtype
     n = get_aval(a).shape[-1]
-    vinv_da_v = mm(solve_p.bind(v, _as(ta, cdt)), v)
+    vinv_da_v = mm(lu_solve(v, _as(ta, cdt)), v)
     f = _safe_reciprocal_offdiag(sub(_expand_w(w, row=True), _expand_w(w, row=False)), n,
                                  cdt)
     dv = mm(v, mul(f, vinv_da_v))
@@ -366,11 +450,10 @@ def _eig_jvp(primals, tangents):
     return [w, v], [diag(vinv_da_v), dv]
 
 
-solve_p.jvp = _solve_jvp
-solve_p.transpose = _solve_transpose
-det_p.jvp = _det_jvp
-slogdet_p.jvp = _slogdet_jvp
 cholesky_p.jvp = _cholesky_jvp
+triangular_solve_p.jvp = _triangular_solve_jvp
+triangular_solve_p.transpose = _triangular_solve_transpose
+lu_p.jvp = _lu_jvp
 eigh_p.jvp = _eigh_jvp
 svd_p.jvp = _svd_jvp
 qr_p.jvp = _qr_jvp
@@ -389,19 +472,8 @@ def _batch_leading(prim):
     prim.batch = rule
 
 
-for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p, qr_p, eig_p):
+for _p in (cholesky_p, triangular_solve_p, lu_p, qr_p, eigh_p, svd_p, eig_p):
     _batch_leading(_p)
-
-
-# --- lowering -----------------------------------------------------------------------------------
-def _not_lowerable(prim):
-    def rule(ctx, *args, **params):
-        raise NotImplementedError(
-            f"the linear-algebra primitive '{prim.name}' cannot be compiled yet (XLA "
-            "needs LAPACK custom calls for it); call this xnp.linalg function outside jit")
-    prim.lower = rule
-
-
-for _p in (solve_p, det_p, slogdet_p, cholesky_p, eigh_p, svd_p, qr_p, eig_p):
-    _not_lowerable(_p)
 del _p
+
+from xnp.lax import _linalg_lower  # noqa: E402, F401  (the lowering rules)

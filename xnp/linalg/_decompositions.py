@@ -16,7 +16,7 @@ from transforms.core import get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
-from xnp.lax._linalg import mH
+from xnp.lax._linalg import lu_solve, mH
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -116,7 +116,7 @@ def solve(a, b) -> ndarray:
     batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
     av = broadcast_to_v(av, batch + a_shape[-2:])
     bv = broadcast_to_v(bv, batch + b_shape[-2:])
-    x = lax.solve_p.bind(av, bv)
+    x = lu_solve(av, bv)
     if vector:
         x = lax.reshape_p.bind(x, new_sizes=batch + (a_shape[-1],))
     return wrap(x)
@@ -125,18 +125,34 @@ def solve(a, b) -> ndarray:
 def inv(a) -> ndarray:
     """The inverse of ``a`` (stacks of square matrices), as :func:`numpy.linalg.inv`."""
     av = _square(a, "inv")
-    return wrap(lax.solve_p.bind(av, _eye_like(av)))
+    return wrap(lu_solve(av, _eye_like(av)))
+
+
+def _lu_diagonal(a, name):
+    """The diagonal of U and the permutation's parity sign (+1/-1) of P A = L U."""
+    lu, piv, _ = lax.lu_p.bind(_square(a, name))
+    n = get_aval(lu).shape[-1]
+    d = xnp.diagonal(wrap(lu), axis1=-2, axis2=-1)
+    swaps = xnp.sum(wrap(piv) != xnp.arange(n, dtype=np.int32), axis=-1)
+    return d, (1 - 2 * (swaps % 2)).astype(d.dtype)
 
 
 def det(a) -> ndarray:
-    """The determinant, as :func:`numpy.linalg.det`."""
-    return wrap(lax.det_p.bind(_square(a, "det")))
+    """The determinant, as :func:`numpy.linalg.det`: the product of U's diagonal in
+    P A = L U, signed by the permutation."""
+    d, sign = _lu_diagonal(a, "det")
+    return sign * xnp.prod(d, axis=-1)
 
 
 def slogdet(a) -> SlogdetResult:
-    """``(sign, log|det|)``, as :func:`numpy.linalg.slogdet`."""
-    sign, logabs = lax.slogdet_p.bind(_square(a, "slogdet"))
-    return SlogdetResult(wrap(sign), wrap(logabs))
+    """``(sign, log|det|)``, as :func:`numpy.linalg.slogdet` (sign 0 and log|det| -inf
+    for singular matrices)."""
+    d, sign = _lu_diagonal(a, "slogdet")
+    mag = xnp.abs(d)
+    zero = mag == 0
+    logabs = xnp.sum(xnp.log(mag), axis=-1)
+    unit = xnp.where(zero, 0, d / xnp.where(zero, 1, mag).astype(d.dtype))
+    return SlogdetResult(sign * xnp.prod(unit, axis=-1), logabs)
 
 
 def matrix_power(a, n: int) -> ndarray:
