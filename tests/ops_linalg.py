@@ -103,6 +103,38 @@ def _norm_samples(draw):
                          "keepdims": draw(st.booleans())})
 
 
+@st.composite
+def _tensorsolve_samples(draw):
+    """A well-conditioned n-by-n matrix and b; the entry reshapes the matrix to
+    ``b.shape + x_shape``."""
+    n = draw(st.sampled_from([1, 2, 4, 6]))
+    m = draw(S.arrays(draw(DTYPES), (n, n), finite=True, min_value=-2, max_value=2))
+    b_shape = draw(st.sampled_from([(n,), (2, n // 2)] if n % 2 == 0 else [(n,)]))
+    x_shape = draw(st.sampled_from([(n,), (n // 2, 2)] if n % 2 == 0 else [(n,)]))
+    b = draw(S.arrays(m.dtype, b_shape, finite=True, min_value=-2, max_value=2))
+    return Sample((m, b), {"x_shape": x_shape})
+
+
+def _tensorsolve(mod):
+    return lambda m, b, x_shape: mod.linalg.tensorsolve(
+        mod.reshape(_wc(mod)(m), b.shape + x_shape), b)
+
+
+@st.composite
+def _tensorinv_samples(draw):
+    n = draw(st.sampled_from([2, 4, 6]))
+    m = draw(S.arrays(draw(DTYPES), (n, n), finite=True, min_value=-2, max_value=2))
+    return Sample((m,), {"ind": draw(st.sampled_from([1, 2]))})
+
+
+def _tensorinv(mod):
+    def f(m, ind):
+        n = m.shape[-1]
+        shape = (n, 2, n // 2) if ind == 1 else (2, n // 2, n)
+        return mod.linalg.tensorinv(mod.reshape(_wc(mod)(m), shape), ind=ind)
+    return f
+
+
 _E = Sample
 ENTRIES = [
     OpInfo("linalg.solve", _solve_samples(), rtol=1e-5, atol=1e-6,
@@ -160,6 +192,13 @@ ENTRIES = [
     OpInfo("linalg.cross", st.tuples(S.arrays(np.float64, (2, 3), finite=True),
                                      S.arrays(np.float64, (3,), finite=True))
            .map(lambda t: Sample(t)), rtol=1e-7, atol=1e-12),
+    OpInfo("linalg.tensorsolve", _tensorsolve_samples(), op=_tensorsolve(xnp),
+           ref=_tensorsolve(np), rtol=1e-5, atol=1e-6),
+    OpInfo("linalg.tensorinv", _tensorinv_samples(), op=_tensorinv(xnp), ref=_tensorinv(np),
+           rtol=1e-5, atol=1e-6),
+    OpInfo("linalg.svd", _one(_square()), rtol=1e-5, atol=1e-6, id="linalg.svd-hermitian",
+           op=lambda a: XL.svd(_spd(xnp)(a), compute_uv=False, hermitian=True),
+           ref=lambda a: NL.svd(_spd(np)(a), compute_uv=False, hermitian=True)),
     # Errors, on the plain functions: singular, non-square and 1-d inputs.
     OpInfo("linalg.solve", id="linalg.solve-errors", errors=[
         _E((np.zeros((2, 2)), np.ones(2))), _E((np.ones((2, 3)), np.ones(2))),
@@ -175,6 +214,10 @@ ENTRIES = [
     OpInfo("linalg.norm", id="linalg.norm-errors", errors=[
         _E((np.ones(3),), {"ord": "fro"}), _E((np.ones((2, 2)),), {"ord": 3}),
         _E((np.ones((2, 2, 2)),), {"ord": 2}), _E((np.ones((2, 2)),), {"axis": (0, 0)})]),
+    OpInfo("linalg.tensorsolve", id="linalg.tensorsolve-errors", errors=[
+        _E((np.ones((2, 3)), np.ones(2))), _E((np.zeros((2, 2)), np.ones(2)))]),
+    OpInfo("linalg.tensorinv", id="linalg.tensorinv-errors", errors=[
+        _E((np.eye(4).reshape(2, 2, 4), 0)), _E((np.ones((2, 3)), 1))]),
     OpInfo("linalg.matrix_power", id="linalg.matrix_power-errors", errors=[
         _E((np.ones((2, 3)), 2)), _E((np.eye(2), 1.5))]),
 ]

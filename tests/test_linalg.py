@@ -9,6 +9,7 @@ import pytest
 
 import xnp
 from transforms.test_util import check_grads
+from xnp._util import raw, wrap
 
 XL = xnp.linalg
 rng = np.random.default_rng(0)
@@ -120,3 +121,230 @@ def test_qr_and_eig():
     check_grads(lambda x: xnp.real(gauge(XL.eig(x).eigenvectors)), (m,), order=1)
     with pytest.raises(NotImplementedError, match="raw"):
         XL.qr(a, mode="raw")
+
+
+# --- the primitives: triangular_solve and lu ---------------------------------------------------
+LAX = xnp.lax
+
+
+def _lu(x):
+    """The lu primitive on an xnp array (primitives take raw values)."""
+    return [wrap(o) for o in LAX.lu_p.bind(raw(xnp.asarray(x)))]
+
+
+def _tsolve(a, b, **params):
+    return wrap(LAX.triangular_solve_p.bind(raw(xnp.asarray(a)), raw(xnp.asarray(b)),
+                                            **params))
+
+
+def _triangular(n, dtype, batch=(), lower=True):
+    a = rng.normal(size=(*batch, n, n)) + 0j * np.zeros(1, dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.normal(size=a.shape)
+    a = a + 2 * n * np.eye(n)
+    return (np.tril(a) if lower else np.triu(a)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+@pytest.mark.parametrize("left_side", [True, False])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("transpose_a,conjugate_a", [(False, False), (True, False),
+                                                     (True, True), (False, True)])
+def test_triangular_solve_all_flags(dtype, left_side, lower, transpose_a, conjugate_a):
+    a = _triangular(4, dtype, (2,), lower) + np.triu(np.ones((4, 4)), 1) * lower  # noise
+    b = rng.normal(size=(2, 4, 3) if left_side else (2, 3, 4)).astype(dtype)
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a,
+                  conjugate_a=conjugate_a, unit_diagonal=False)
+    m = np.tril(a) if lower else np.triu(a)
+    m = np.conj(m) if conjugate_a else m
+    m = np.swapaxes(m, -1, -2) if transpose_a else m
+    want = np.linalg.solve(m, b) if left_side else \
+        np.swapaxes(np.linalg.solve(np.swapaxes(m, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    f = lambda a, b: _tsolve(a, b, **params)  # noqa: E731
+    np.testing.assert_allclose(f(a, b), want, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(xnp.jit(f)(a, b)), want, rtol=1e-12)
+    check_grads(f, (a[0], b[0]), order=1, modes=("fwd", "rev"))
+
+
+def test_triangular_solve_unit_diagonal_and_singular():
+    a = _triangular(3, np.float64) * 0.1
+    b = rng.normal(size=(3, 2))
+    unit = np.tril(a, -1) + np.eye(3)
+    x = _tsolve(a, b, left_side=True, lower=True, transpose_a=False,
+                                    conjugate_a=False, unit_diagonal=True)
+    np.testing.assert_allclose(x, np.linalg.solve(unit, b), rtol=1e-12)
+    singular = np.triu(np.ones((3, 3))) - np.diag([0.0, 1, 0])
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        _tsolve(singular, b, left_side=True, lower=False, transpose_a=False,
+                conjugate_a=False, unit_diagonal=False)
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (3, 5, 5), (6, 4), (4, 6), (70, 70), (2, 0, 0)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_lu_reconstructs_eagerly_and_compiled(shape, dtype):
+    a = rng.normal(size=shape).astype(dtype)
+    m, n = shape[-2:]
+    k = min(m, n)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for lu, piv, perm in [_lu(a), xnp.jit(_lu)(a)]:
+        lu, piv, perm = map(np.asarray, (lu, piv, perm))
+        assert lu.dtype == dtype and piv.dtype == perm.dtype == np.int32
+        assert piv.shape == (*shape[:-2], k) and perm.shape == shape[:-1]
+        low = np.tril(lu, -1)[..., :, :k] + np.eye(m, k, dtype=dtype)
+        up = np.triu(lu)[..., :k, :]
+        np.testing.assert_allclose(low @ up, np.take_along_axis(a, perm[..., None], -2),
+                                   rtol=tol, atol=tol)
+        assert (np.abs(np.tril(lu, -1)) <= 1 + tol).all()      # partial pivoting
+        swapped = np.broadcast_to(np.arange(m), perm.shape).copy()
+        for idx in np.ndindex(*shape[:-2]):                    # pivots -> permutation
+            for i, p in enumerate(piv[idx]):
+                swapped[idx][[i, p]] = swapped[idx][[p, i]]
+        np.testing.assert_array_equal(swapped, perm)
+
+
+def test_lu_derivatives():
+    a = rng.normal(size=(4, 4)) + 4 * np.eye(4)
+    check_grads(lambda x: _lu(x)[0], (a,), order=1, modes=("fwd", "rev"))
+    check_grads(lambda x: _lu(x)[0], (a + 1j * rng.normal(size=(4, 4)),),
+                order=1, modes=("fwd", "rev"))
+
+
+# --- derivatives of the decompositions, eagerly and compiled ----------------------------------
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_decomposition_derivatives(dtype):
+    a = _spd(4, dtype)
+    check_grads(XL.cholesky, (a,), order=2, modes=("fwd", "rev"))
+    check_grads(lambda x: XL.eigh(x).eigenvalues, (a,), order=2, modes=("fwd", "rev"))
+    m = rng.normal(size=(5, 3)).astype(dtype)
+    check_grads(lambda x: XL.qr(x), (m,), order=1, modes=("fwd", "rev"))
+    check_grads(XL.svdvals, (m,), order=2, modes=("fwd", "rev"))
+    check_grads(lambda x: XL.slogdet(x).logabsdet, (a,), order=2, modes=("fwd", "rev"))
+    check_grads(XL.inv, (a,), order=1, modes=("fwd", "rev"))
+
+
+def test_grad_under_jit_matches_eager():
+    a = _spd(3)
+    for f in [lambda x: XL.det(x), lambda x: xnp.sum(XL.inv(x)),
+              lambda x: xnp.sum(XL.cholesky(x)), lambda x: xnp.sum(XL.eigvalsh(x) ** 3),
+              lambda x: XL.norm(x, 2), lambda x: xnp.sum(XL.qr(x).R),
+              lambda x: xnp.sum(XL.solve(x, xnp.arange(3.0)))]:
+        g = xnp.grad(f)
+        np.testing.assert_allclose(np.asarray(xnp.jit(g)(a)), g(a), rtol=1e-9, atol=1e-12)
+
+
+# --- jit against eager, vmap against loops ------------------------------------------------------
+def _up_to_sign(u, ref):
+    """Columns of ``u`` rotated onto ``ref``'s phase (both eigen/singular vectors)."""
+    return _aligned(np.asarray(u), np.asarray(ref))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+def test_jit_matches_eager_for_factors(dtype):
+    tol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    a = _spd(4, np.complex128 if np.dtype(dtype).kind == "c" else np.float64,
+             batch=(2,)).astype(dtype)
+    m = rng.normal(size=(2, 5, 3)).astype(dtype)
+    close = lambda x, y: np.testing.assert_allclose(  # noqa: E731
+        np.asarray(x), np.asarray(y), rtol=tol, atol=tol)
+    for f, x in [(XL.cholesky, a), (XL.inv, a), (XL.det, a), (XL.slogdet, a),
+                 (XL.eigvalsh, a), (XL.svdvals, m), (XL.pinv, m),
+                 (lambda x: XL.qr(x, mode="complete"), m),
+                 (lambda x: XL.qr(np.swapaxes(x, -1, -2)), m),
+                 (lambda x: XL.qr(x, mode="r"), m), (XL.matrix_rank, m),
+                 (lambda x: XL.norm(x, "nuc", axis=(-2, -1)), m)]:
+        got, want = xnp.jit(f)(x), f(x)
+        for g, w in zip(got if isinstance(want, tuple) else [got],
+                        want if isinstance(want, tuple) else [want]):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            close(g, w)
+    w, v = xnp.jit(XL.eigh)(a)
+    close(_up_to_sign(v, XL.eigh(a)[1]), XL.eigh(a)[1])
+    for full in (True, False):
+        u, s, vh = xnp.jit(lambda x: XL.svd(x, full_matrices=full))(m)
+        assert u.shape == (2, 5, 5 if full else 3)
+        close(np.asarray(u)[..., :3] * np.asarray(s)[..., None, :] @ vh, m)
+
+
+def test_eig_compiled():
+    m = np.array([[0.0, -2.0, 0.3], [1.0, 0.5, 0.0], [0.2, 0.0, 3.0]])    # a complex pair
+    for w, v in [XL.eig(m), xnp.jit(XL.eig)(m)]:
+        w, v = np.asarray(w), np.asarray(v)
+        assert w.dtype == v.dtype == np.complex128
+        np.testing.assert_allclose(m @ v, v * w, atol=1e-12)
+        np.testing.assert_allclose(np.linalg.norm(v, axis=0), 1.0)
+        np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(np.linalg.eigvals(m)))
+    w32 = xnp.jit(XL.eigvals)(m.astype(np.float32))
+    assert np.asarray(w32).dtype == np.complex64
+
+
+def test_singular_inputs_give_nan_under_jit():
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        XL.inv(np.ones((2, 2)))
+    assert np.isnan(np.asarray(xnp.jit(XL.inv)(np.ones((2, 2))))).all()
+    assert not np.isfinite(np.asarray(xnp.jit(XL.solve)(np.zeros((2, 2)), np.ones(2)))).any()
+    with pytest.raises(np.linalg.LinAlgError):
+        XL.cholesky(-np.eye(2))
+    assert np.isnan(np.asarray(xnp.jit(XL.cholesky)(-np.eye(2)))).all()
+    assert float(xnp.jit(XL.det)(np.ones((2, 2)))) == 0.0
+    sign, logabs = xnp.jit(XL.slogdet)(np.zeros((3, 3)))
+    assert float(sign) == 0.0 and float(logabs) == -np.inf
+
+
+def test_vmap_matches_loops():
+    a = _spd(3, batch=(4,))
+    b = rng.normal(size=(4, 3, 2))
+    m = rng.normal(size=(4, 5, 3))
+    for f, args in [(XL.solve, (a, b)), (XL.det, (a,)), (XL.inv, (a,)),
+                    (XL.cholesky, (a,)), (XL.eigvalsh, (a,)), (XL.svdvals, (m,)),
+                    (lambda x: XL.qr(x).R, (m,)), (lambda x: _lu(x)[0], (a,))]:
+        want = np.stack([np.asarray(f(*xs)) for xs in zip(*args)])
+        np.testing.assert_allclose(xnp.vmap(f)(*args), want, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(np.asarray(xnp.jit(xnp.vmap(f))(*args)), want,
+                                   rtol=1e-10, atol=1e-12)
+    # only one operand batched: the other is broadcast
+    np.testing.assert_allclose(xnp.vmap(XL.solve, in_axes=(None, 0))(a[0], b),
+                               np.linalg.solve(a[0], b), rtol=1e-10)
+
+
+# --- NumPy functions added on top ----------------------------------------------------------
+def test_tensorsolve_and_tensorinv():
+    a = rng.normal(size=(6, 2, 3)) + np.eye(6).reshape(6, 2, 3) * 5
+    b = rng.normal(size=6)
+    np.testing.assert_allclose(XL.tensorsolve(a, b), np.linalg.tensorsolve(a, b))
+    bb = rng.normal(size=(2, 3))
+    c = rng.normal(size=(2, 3, 6)) + np.eye(6).reshape(2, 3, 6) * 5
+    np.testing.assert_allclose(XL.tensorsolve(np.moveaxis(c, -1, 0), bb, axes=(0,)),
+                               np.linalg.tensorsolve(np.moveaxis(c, -1, 0), bb, axes=(0,)))
+    t = np.eye(24).reshape(4, 6, 8, 3) + 0.1 * rng.normal(size=(4, 6, 8, 3))
+    np.testing.assert_allclose(XL.tensorinv(t), np.linalg.tensorinv(t), rtol=1e-10)
+    np.testing.assert_allclose(xnp.jit(XL.tensorinv)(t), np.linalg.tensorinv(t), rtol=1e-10)
+    with pytest.raises(np.linalg.LinAlgError):
+        XL.tensorsolve(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(ValueError):
+        XL.tensorinv(t, ind=0)
+
+
+def test_hermitian_svd_pinv_and_rank_follow_numpy():
+    h = rng.normal(size=(2, 4, 4)) + 1j * rng.normal(size=(2, 4, 4))
+    h = h + np.conj(np.swapaxes(h, -1, -2))
+    for got, want in zip(XL.svd(h, hermitian=True), np.linalg.svd(h, hermitian=True)):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(XL.svd(h, compute_uv=False, hermitian=True),
+                               np.linalg.svd(h, compute_uv=False, hermitian=True))
+    np.testing.assert_allclose(XL.pinv(h, hermitian=True), np.linalg.pinv(h, hermitian=True),
+                               rtol=1e-10, atol=1e-12)
+    low_rank = np.ones((3, 3))
+    assert int(XL.matrix_rank(low_rank, hermitian=True)) == 1
+
+
+def test_shape_errors_are_numpys():
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        XL.cholesky(np.ones((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        XL.eigvals(np.ones(3))
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        XL.svd(np.ones(3))
+    with pytest.raises(ValueError):
+        XL.solve(np.eye(3), np.ones(2))
+    with pytest.raises(np.linalg.LinAlgError):
+        xnp.jit(XL.det)(np.ones((2, 3)))

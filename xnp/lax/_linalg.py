@@ -135,7 +135,7 @@ def _lu_impl(a, block: int = 32):
     a = np.asarray(a)
     *lead, m, n = a.shape
     k = min(m, n)
-    lu = a.reshape(-1, m, n).copy()
+    lu = a.reshape(int(np.prod(lead, dtype=np.int64)), m, n).copy()
     nb = lu.shape[0]
     rows = np.arange(nb)
     piv = np.zeros((nb, k), np.int32)

@@ -1,11 +1,19 @@
-"""xnp.linalg: numpy.linalg's API (and the Array API's linalg extension), differentiable
-and batchable.
+"""xnp.linalg: numpy.linalg's API (and the Array API's linalg extension), differentiable,
+batchable and compilable.
 
-Solvers and decompositions bind the primitives of ``xnp.lax._linalg`` (NumPy's LAPACK
-routines eagerly); norms are built from reductions and the SVD. Differences from NumPy:
-``eig``/``eigvals`` always return complex arrays (NumPy's dtype depends on the values),
-``qr(mode='raw')`` is not supported, and none of the solver or decomposition primitives
-compiles under ``jit`` yet (NotImplementedError naming the primitive).
+Solvers and decompositions bind the primitives of ``xnp.lax._linalg`` (cholesky,
+triangular_solve, lu, qr, eigh, svd, eig): NumPy's LAPACK routines eagerly, jaxlib's
+LAPACK custom calls under ``jit``. ``solve``/``inv`` are an LU factorization and two
+triangular solves, ``det``/``slogdet`` come from the LU factors, ``pinv``/``lstsq``/
+``matrix_rank`` and the 2-norms from the SVD. Differences from NumPy:
+
+* Singular matrices (``solve``, ``inv``) and matrices that are not positive definite
+  (``cholesky``) raise LinAlgError eagerly, as NumPy does; under ``jit`` no error can be
+  raised and the results hold NaN or infinite values instead, as in JAX.
+* ``eig``/``eigvals`` always return complex arrays (NumPy returns real arrays when every
+  eigenvalue happens to be real: a value-dependent dtype).
+* ``qr(mode='raw')`` is not supported; ``lstsq``'s residuals have a value-dependent shape,
+  so ``lstsq`` does not compile.
 """
 
 from __future__ import annotations
@@ -37,11 +45,13 @@ from xnp.linalg._decompositions import (  # noqa: F401
     solve,
     svd,
     svdvals,
+    tensorinv,
+    tensorsolve,
 )
 from xnp.linalg._norms import cond, matrix_norm, norm, vector_norm
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
-           "qr", "eig", "eigvals",
+           "qr", "eig", "eigvals", "tensorsolve", "tensorinv",
            "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
            "norm", "vector_norm", "matrix_norm", "cond", "matmul", "matrix_transpose",
            "outer", "tensordot", "trace", "vecdot", "cross", "diagonal"]

@@ -22,8 +22,8 @@ LinAlgError = np.linalg.LinAlgError
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
-           "qr", "eig", "eigvals", "EighResult", "SlogdetResult", "SVDResult",
-           "LstsqResult", "QRResult", "EigResult"]
+           "qr", "eig", "eigvals", "tensorsolve", "tensorinv", "EighResult",
+           "SlogdetResult", "SVDResult", "LstsqResult", "QRResult", "EigResult"]
 
 
 class EighResult(NamedTuple):
@@ -150,7 +150,7 @@ def slogdet(a) -> SlogdetResult:
     d, sign = _lu_diagonal(a, "slogdet")
     mag = xnp.abs(d)
     zero = mag == 0
-    logabs = xnp.sum(xnp.log(mag), axis=-1)
+    logabs = xnp.sum(xnp.where(zero, -np.inf, xnp.log(xnp.where(zero, 1, mag))), axis=-1)
     unit = xnp.where(zero, 0, d / xnp.where(zero, 1, mag).astype(d.dtype))
     return SlogdetResult(sign * xnp.prod(unit, axis=-1), logabs)
 
@@ -263,15 +263,29 @@ def eigvals(a) -> ndarray:
 
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False):
-    """The singular value decomposition, as :func:`numpy.linalg.svd` (``hermitian`` is
-    accepted and computes the general SVD). Derivatives need ``full_matrices=False`` or
-    square matrices."""
+    """The singular value decomposition, as :func:`numpy.linalg.svd`. With
+    ``hermitian=True`` it comes from ``eigh`` as NumPy's does (singular values are the
+    eigenvalues' magnitudes, in decreasing order; ``full_matrices`` is then ignored).
+    Derivatives need ``full_matrices=False`` or square matrices."""
     av = _matrix(a, "svd")
     av = cast_v(av, linalg_dtype(av))
+    if hermitian:
+        return _hermitian_svd(wrap(av), compute_uv)
     if not compute_uv:
         return wrap(lax.svd_p.bind(av, full_matrices=False)[1])
     u, s, vh = lax.svd_p.bind(av, full_matrices=bool(full_matrices))
     return SVDResult(wrap(u), wrap(s), wrap(vh))
+
+
+def _hermitian_svd(a, compute_uv):
+    if not compute_uv:
+        return xnp.flip(xnp.sort(xnp.abs(eigvalsh(a)), axis=-1), axis=-1)
+    w, v = eigh(a)
+    order = xnp.flip(xnp.argsort(xnp.abs(w), axis=-1), axis=-1)
+    w = xnp.take_along_axis(w, order, axis=-1)
+    u = xnp.take_along_axis(v, order[..., None, :], axis=-1)
+    vh = xnp.conj(xnp.swapaxes(u * xnp.sign(w)[..., None, :].astype(u.dtype), -1, -2))
+    return SVDResult(u, xnp.abs(w), vh)
 
 
 def svdvals(x, /) -> ndarray:
@@ -302,7 +316,7 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> ndarray:
         rcond = rtol if rtol is not None else _default_rtol(shape, _real_dtype(av.dtype))
     if 0 in shape[-2:]:
         return xnp.zeros((*shape[:-2], shape[-1], shape[-2]), av.dtype)
-    u, s, vh = svd(av, full_matrices=False)
+    u, s, vh = svd(av, full_matrices=False, hermitian=hermitian)
     large = s > _tolerance(s, rcond)
     s_inv = xnp.where(large, 1 / xnp.where(large, s, 1), 0).astype(av.dtype)
     return xnp.matmul(xnp.conj(xnp.swapaxes(vh, -1, -2)) * s_inv[..., None, :],
@@ -316,7 +330,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
     if A.ndim < 2:
         return xnp.asarray(xnp.any(A != 0)).astype(np.int64)
     A = A.astype(linalg_dtype(raw(A)))
-    s = svdvals(A)
+    s = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         r = rtol if rtol is not None else _default_rtol(A.shape, _real_dtype(A.dtype))
         tol = _tolerance(s, r)
@@ -354,3 +368,35 @@ def lstsq(a, b, rcond=None) -> LstsqResult:
     else:
         residuals = xnp.zeros((0,), _real_dtype(dt))
     return LstsqResult(sol, residuals, rank, s)
+
+
+def tensorsolve(a, b, axes=None) -> ndarray:
+    """Solve ``tensordot(a, x, x.ndim) = b`` for ``x``, as :func:`numpy.linalg.tensorsolve`:
+    ``axes`` of ``a`` are first moved to the end; the leading ``b.ndim`` dimensions of
+    ``a`` index the equations and the rest the unknowns (their products must match)."""
+    a, b = xnp.asarray(a), xnp.asarray(b)
+    nd = a.ndim
+    if axes is not None:
+        order = list(range(nd))
+        for k in axes:                 # NumPy's order: each named axis to the end in turn
+            order.remove(k)
+            order.append(k)
+        a = xnp.transpose(a, order)
+    x_shape = a.shape[b.ndim:]
+    prod = int(np.prod(x_shape))
+    if int(np.prod(a.shape[:b.ndim])) != prod:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    x = solve(xnp.reshape(a, (prod, prod)), xnp.reshape(b, (prod,)))
+    return xnp.reshape(x, x_shape)
+
+
+def tensorinv(a, ind: int = 2) -> ndarray:
+    """The inverse of ``a`` for ``tensordot(..., ind)``, as :func:`numpy.linalg.tensorinv`:
+    the result has shape ``a.shape[ind:] + a.shape[:ind]``."""
+    a = xnp.asarray(a)
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    out_shape = a.shape[ind:] + a.shape[:ind]
+    prod = int(np.prod(a.shape[:ind]))
+    return xnp.reshape(inv(xnp.reshape(a, (prod, -1))), out_shape)
