@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+import threading
+from collections import namedtuple
 
 import numpy as np
 import pytest
 
 import xnp
-from transforms import ConcretizationTypeError, TracerArrayConversionError, UnexpectedTracerError
+from transforms import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    UnexpectedTracerError,
+    runtime,
+)
 from transforms.test_util import check_grads
+from transforms.tree import tree_flatten
 
 RNG = np.random.default_rng(0)
 
@@ -327,8 +336,12 @@ def test_jax_is_never_imported():
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
 
 
+HAVE_JAX = importlib.util.find_spec("jax") is not None
+needs_jax = pytest.mark.skipif(not HAVE_JAX, reason="jax is not installed")
+
+
+@needs_jax      # (importorskip would import jax into this process)
 def test_xnp_and_jax_share_a_process():
-    pytest.importorskip("jax")
     code = ("import numpy as np, xnp, jax\n"
             "jax.config.update('jax_enable_x64', True)\n"
             "x = np.array([1.0, 2.0 ** -40])\n"
@@ -380,3 +393,237 @@ def test_collectives_inside_jit_under_vmap():
     _close(xnp.jit(xnp.vmap(lambda x: x - xnp.lax.pmean(x, "i"), axis_name="i"))(xs), want)
     with pytest.raises(NameError, match="unbound axis name"):
         inner(xs[0])
+
+
+# --- the C++ dispatch fast path ------------------------------------------------------------
+
+Pair = namedtuple("Pair", "first second")
+
+
+def _count_python_lookups(f):
+    """Count how often a jitted function's Python path looks a signature up."""
+    count = [0]
+    lookup = f._lookup
+
+    def counted(args, kwargs):
+        count[0] += 1
+        return lookup(args, kwargs)
+    f._lookup = counted
+    return count
+
+
+def _assert_same(got, want, rtol=0.0):
+    got_leaves, got_tree = tree_flatten(got)
+    want_leaves, want_tree = tree_flatten(want)
+    assert got_tree == want_tree
+    for g, w in zip(got_leaves, want_leaves):
+        assert isinstance(g, xnp.ndarray)
+        assert g.dtype == np.asarray(w).dtype and g.shape == np.shape(w)
+        if rtol:
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=rtol)
+        else:
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+FAST_CASES = [
+    (lambda x, y: x * y + 1.0, (RNG.normal(size=(2, 3)), RNG.normal(size=(2, 3)))),
+    (lambda x, y: (x + y, x - y), (np.arange(4, dtype=np.int32), np.ones(4, np.int32))),
+    (lambda x, y: {"s": x.sum(), "p": Pair(x * y, None), "l": [y]},
+     (np.arange(3.0), np.full(3, 2.0))),
+    (lambda x, y: x & y, (np.array([True, False, True]), np.array([True, True, False]))),
+    (lambda x, y: x * y, (np.array(2.0 + 1j), np.array([1j, 2.0], np.complex128))),
+    (lambda x, y: x + y, (np.float32(1.5), np.zeros((2, 0), np.float32))),
+    (lambda x, y: x * y, (np.arange(3.0), 2.5)),                       # a Python scalar
+    (lambda x, y: xnp.stack([x, y]), (np.uint8([1, 2]), np.uint8([250, 3]))),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FAST_CASES)))
+def test_fast_path_matches_the_python_path(case):
+    fun, args = FAST_CASES[case]
+    f = xnp.jit(fun)
+    want = f._call(args, {})                       # the Python path
+    _assert_same(want, fun(*[xnp.asarray(a) for a in args]), rtol=1e-15)   # eager
+    lookups = _count_python_lookups(f)
+    for _ in range(3):
+        _assert_same(f(*args), want)
+    # xnp arrays backed by XLA buffers (Python scalars stay: they are weakly typed)
+    dev = [a if type(a) is float else xnp.jit(lambda v: v)(a) for a in args]
+    for _ in range(3):
+        _assert_same(f(*dev), want)
+    assert f.trace_count == 1
+    if runtime.dispatch_x64():
+        assert lookups[0] <= 2                      # one miss per C++ signature, then C++
+
+
+def test_fast_path_retraces_on_new_dtypes_and_shapes():
+    f = xnp.jit(lambda x: x * 2)
+    for _ in range(2):
+        assert f(np.arange(3.0)).dtype == np.float64
+    assert f.trace_count == 1
+    out = f(np.arange(4.0))
+    assert f.trace_count == 2 and out.shape == (4,)
+    out = f(np.arange(3, dtype=np.float32))
+    assert f.trace_count == 3 and out.dtype == np.float32
+    out = f(np.arange(3))
+    assert f.trace_count == 4 and out.dtype == np.int64
+    np.testing.assert_array_equal(f(np.arange(3.0)), np.arange(3.0) * 2)
+    assert f.trace_count == 4
+    np.testing.assert_array_equal(f(2.0), 4.0)       # weak scalar: its own signature
+    assert f.trace_count == 5
+
+
+def test_fast_path_reads_an_updated_value_not_a_stale_buffer():
+    f = xnp.jit(lambda x: x + 1.0)
+    out = f(np.zeros(3))
+    for _ in range(2):
+        np.testing.assert_array_equal(f(out), np.full(3, 2.0))
+    out[1] = 5.0                                # the handle's value changes in place
+    for _ in range(2):
+        np.testing.assert_array_equal(f(out), [2.0, 6.0, 2.0])
+
+
+def test_fast_path_inputs_are_not_aliased_into_results():
+    f = xnp.jit(lambda x: x * 1.0)
+    x = np.arange(8.0)
+    outs = [f(x) for _ in range(3)]
+    x[:] = -1.0
+    for o in outs:
+        np.testing.assert_array_equal(o, np.arange(8.0))
+
+
+def test_fast_path_closed_over_constants():
+    w = RNG.normal(size=3)
+    big = RNG.normal(size=1000)                  # passed as a trailing argument
+    f = xnp.jit(lambda x: x * w)
+    g = xnp.jit(lambda x: x * big)
+    for _ in range(3):
+        np.testing.assert_array_equal(f(np.ones(3)), w)
+        np.testing.assert_array_equal(g(np.ones(1000)), big)
+
+
+def test_fast_path_errors_are_raised_every_time():
+    f = xnp.jit(lambda x: xnp.reshape(x, (2, 3)))
+    for _ in range(3):
+        with pytest.raises(Exception, match="reshape|size|shape"):
+            f(np.arange(5.0))
+    np.testing.assert_array_equal(f(np.arange(6.0)), np.arange(6.0).reshape(2, 3))
+
+
+def test_disable_jit_after_the_fast_path_is_warm():
+    seen = []
+
+    @xnp.jit
+    def f(x):
+        seen.append(type(x).__name__)
+        return x * 2
+
+    for _ in range(3):
+        f(np.arange(3.0))
+    assert len(seen) == 1
+    with xnp.disable_jit():
+        np.testing.assert_array_equal(f(np.arange(3.0)), np.arange(3.0) * 2)
+    assert len(seen) == 2
+    np.testing.assert_array_equal(f(np.arange(3.0)), np.arange(3.0) * 2)
+    assert len(seen) == 2
+
+
+def test_disable_jit_in_another_thread_leaves_this_one_compiled():
+    f = xnp.jit(lambda x: x + 1)
+    f(np.zeros(2))
+    entered, release = threading.Event(), threading.Event()
+
+    def other():
+        with xnp.disable_jit():
+            entered.set()
+            release.wait(10)
+    t = threading.Thread(target=other)
+    t.start()
+    entered.wait(10)
+    try:
+        before = f.trace_count
+        np.testing.assert_array_equal(f(np.zeros(2)), np.ones(2))
+        assert f.trace_count == before
+    finally:
+        release.set()
+        t.join()
+
+
+def test_fast_path_under_grad_and_vmap_uses_the_primitive():
+    f = xnp.jit(lambda x: xnp.sin(x) * x)
+    x = np.linspace(0.1, 1.0, 4)
+    for _ in range(2):
+        f(x)
+    g = xnp.grad(lambda v: f(v).sum())(x)
+    np.testing.assert_allclose(g, np.cos(x) * x + np.sin(x), rtol=1e-14)
+    np.testing.assert_allclose(xnp.vmap(f)(x[:, None]), (np.sin(x) * x)[:, None],
+                               rtol=1e-14)
+
+
+def _run(code):
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+_XNP_CHECK = (
+    "def check_xnp():\n"
+    "    f = xnp.jit(lambda v, w: v * 3.0 + w)\n"
+    "    for _ in range(3):\n"
+    "        a = f(x, x)\n"
+    "        assert a.dtype == np.float64, a.dtype\n"
+    "        np.testing.assert_array_equal(np.asarray(a), x * 4.0)\n"
+    "        a = f(a, x)\n"
+    "        np.testing.assert_array_equal(np.asarray(a), x * 13.0)\n"
+    "    return f\n")
+
+
+@needs_jax
+def test_jax_imported_after_xnp_both_stay_correct():
+    code = (
+        "import numpy as np, sys, xnp\n"
+        "x = np.array([1.0, 2.0 ** -40, 1e-300])\n" + _XNP_CHECK +
+        "f = check_xnp()\n"
+        "from transforms import runtime\n"
+        "assert runtime.dispatch_x64() and 'jax' not in sys.modules\n"
+        "import jax\n"
+        "assert not runtime.dispatch_x64()            # jax's states, x64 off\n"
+        "check_xnp()\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n"
+        "b = jax.jit(lambda v: v * 3.0)(x)\n"
+        "assert b.dtype == np.float32                 # jax's default is untouched\n"
+        "with jax.disable_jit():\n"
+        "    np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n"
+        "jax.config.update('jax_enable_x64', True)\n"
+        "assert runtime.dispatch_x64()\n"
+        "check_xnp()\n"
+        "b = jax.jit(lambda v: v * 3.0)(x)\n"
+        "assert b.dtype == np.float64\n"
+        "np.testing.assert_array_equal(np.asarray(b), x * 3.0)\n"
+        "with jax.enable_x64(False) if hasattr(jax, 'enable_x64') else "
+        "jax.experimental.disable_x64():\n"
+        "    np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n")
+    _run(code)
+
+
+@needs_jax
+def test_jax_imported_before_xnp_both_stay_correct():
+    code = (
+        "import numpy as np, jax, xnp\n"
+        "from transforms import runtime\n"
+        "x = np.array([1.0, 2.0 ** -40, 1e-300])\n" + _XNP_CHECK +
+        "f = check_xnp()\n"
+        "assert not runtime.backend().owns_jit_states and not runtime.dispatch_x64()\n"
+        "b = jax.jit(lambda v: v * 3.0)(x)\n"
+        "assert b.dtype == np.float32\n"
+        "jax.config.update('jax_enable_x64', True)\n"
+        "check_xnp()\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n"
+        "b = jax.jit(lambda v: v * 3.0)(x)\n"
+        "assert b.dtype == np.float64\n"
+        "np.testing.assert_array_equal(np.asarray(b), x * 3.0)\n"
+        "jax.config.update('jax_enable_x64', False)\n"
+        "check_xnp()\n"
+        "assert jax.jit(lambda v: v * 3.0)(x).dtype == np.float32\n")
+    _run(code)

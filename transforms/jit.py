@@ -160,6 +160,9 @@ class _JitConfig(threading.local):
 
 
 _config = _JitConfig()
+# How many disable_jit contexts are open in all threads: jitted calls read this cheap
+# counter first and the thread-local flag only when it is not zero.
+_n_disabled = [0]
 
 
 class disable_jit:
@@ -169,9 +172,11 @@ class disable_jit:
     def __enter__(self):
         self.prev = _config.disabled
         _config.disabled = True
+        _n_disabled[0] += 1
 
     def __exit__(self, *exc):
         _config.disabled = self.prev
+        _n_disabled[0] -= 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -191,7 +196,7 @@ class _Entry:
     """What one input signature of a jitted function traced to."""
 
     __slots__ = ("closed", "out_tree", "name", "consts", "in_avals", "single_output",
-                 "fun", "_exe", "_const_args")
+                 "fun", "_exe", "_const_args", "_fastpath")
 
     def __init__(self, closed, out_tree, name, consts, fun):
         self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
@@ -199,6 +204,32 @@ class _Entry:
         self.in_avals = closed.in_avals[len(consts):]
         self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF
         self._exe = None
+        self._fastpath = _UNSET
+
+    def fastpath(self):
+        """The C++ dispatch's data for running this entry without Python, or None when it
+        cannot: constants the lowering appends as trailing arguments, bfloat16 inputs or
+        results (carried bitcast), an output structure the C++ registry cannot build, or
+        constants that are not concrete arrays."""
+        fp = self._fastpath
+        if fp is _UNSET:
+            fp = self._fastpath = self._make_fastpath()
+        return fp
+
+    def _make_fastpath(self):
+        exe = self._exe
+        if exe is None or self._const_args or exe._needs_view:
+            return None
+        if any(a.dtype in runtime.TRANSPORT_DTYPES for a in self.in_avals):
+            return None
+        if not all(type(c) is np.ndarray or runtime.is_device_buffer(c) for c in self.consts):
+            return None
+        n_out = self.out_tree.num_leaves
+        treedef = runtime.output_treedef(
+            tree_unflatten(self.out_tree, [_Result(i) for i in range(n_out)]))
+        if treedef is None:
+            return None
+        return runtime.fastpath_data(exe, self.consts, len(self.in_avals), treedef)
 
     def run(self, vals, prepared: bool = False):
         """Run the executable on concrete values (``prepared``: NumPy arrays of the right
@@ -219,6 +250,7 @@ class _Entry:
 
 
 _LEAF = tree_flatten(0)[1]
+_UNSET = object()
 
 
 class Jitted:
@@ -235,6 +267,9 @@ class Jitted:
         self._fast_cache: dict = {}     # positional arrays only: signature -> entry
         self._plain = not self.static_argnums and not self.static_argnames
         self.trace_count = 0     # how many times ``fun`` was traced (for tests and users)
+        # The C++ dispatcher (positional array arguments, no transformation active):
+        # created on the first eager call; False where it is not used.
+        self._cpp = None if self._plain else False
 
     # --- signature and tracing --------------------------------------------------------
     def _split(self, args, kwargs):
@@ -303,6 +338,15 @@ class Jitted:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if kwargs or _n_active[0] or _n_disabled[0] or not self._cpp:
+            return self._call(args, kwargs)
+        out = self._cpp(*args)    # C++: a pytree of xnp arrays, or a cache miss's result
+        if type(out) is _Raised:
+            raise out.error
+        return out
+
+    def _call(self, args, kwargs):
+        """The Python path: every case (static arguments, pytrees, keywords, tracers)."""
         if self._plain and not kwargs and not _n_active[0]:
             fast = _fast_signature(args)
             if fast is not None:
@@ -313,6 +357,8 @@ class Jitted:
             return self.fun(*args, **kwargs)
         entry, vals = self._lookup(args, kwargs)
         if core.is_eager() and not any(isinstance(v, Tracer) for v in vals):
+            if self._cpp is None:
+                self._make_dispatcher()
             if self._plain and not kwargs:
                 fast = _fast_signature(args)
                 if fast is not None:
@@ -321,6 +367,34 @@ class Jitted:
         outs = jit_p.bind(*entry.consts, *vals, jaxpr=entry.closed, name=entry.name,
                           fun=entry.fun)
         return tree_unflatten(entry.out_tree, [core.wrap(o) for o in outs])
+
+    def _make_dispatcher(self):
+        """The C++ dispatcher of this function (see runtime's "C++ dispatch")."""
+        if not _handle_types:
+            self._cpp = False        # no array class registered: results stay NumPy
+            return
+        _register_dispatch_nodes()
+
+        def cache_miss(*args):
+            # A new C++ signature, or one without fastpath data: run the Python path and
+            # tell the C++ cache how to run this signature by itself, when it can.
+            try:
+                if _config.disabled or _n_active[0]:
+                    return self._call(args, {}), None, True
+                entry, vals = self._lookup(args, {})
+                if not core.is_eager() or any(isinstance(v, Tracer) for v in vals):
+                    return self._call(args, {}), None, True
+                result = entry.run(vals)
+                fastpath = entry.fastpath() if _dispatchable(args, entry) else None
+                return result, fastpath, False
+            except BaseException as e:       # noqa: BLE001 - re-raised by __call__
+                # Removing the signature keeps a failure from pinning it to this path.
+                return _Raised(e), None, True
+
+        def fun(*args, **kwargs):            # runs instead when jax's disable_jit is on
+            return self._call(args, kwargs)
+
+        self._cpp = runtime.make_dispatcher(self.__name__, fun, cache_miss)
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace and lower for these arguments, without compiling."""
@@ -361,8 +435,9 @@ _n_active = core._n_active
 
 
 def _fast_signature(args):
-    """(signature, values) when every argument is an array (NumPy, or xnp with a concrete
-    value); None otherwise. Values that are views of XLA results become their buffers."""
+    """(signature, values) when every argument is an array (NumPy, a device buffer, or xnp
+    with a concrete value); None otherwise. Values that are views of XLA results become
+    their buffers."""
     sig, vals = [], []
     for a in args:
         t = type(a)
@@ -375,10 +450,137 @@ def _fast_signature(args):
                 continue
             a, t = v, type(v)
         if t is not np.ndarray:
+            if runtime.is_device_buffer(a):
+                sig.append((a.aval.shape, a.aval.dtype))
+                vals.append(a)
+                continue
             return None
         sig.append((a.shape, a.dtype))
         vals.append(a)
     return tuple(sig), vals
+
+
+# --- C++ dispatch ------------------------------------------------------------------------
+
+class _Raised:
+    """An exception from the cache-miss callback, re-raised by the caller."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+class _Result:
+    """Marks a result leaf in the C++ output structure: the C++ dispatch builds each result
+    through ``_result_unflatten``, which wraps the buffer in an xnp array."""
+
+    __slots__ = ("leaf",)
+
+    def __init__(self, leaf):
+        self.leaf = leaf
+
+
+def _result_flatten(r):
+    return (r.leaf,), None
+
+
+def _result_unflatten(aux, children):
+    return _wrap_buffer(children[0])
+
+
+def _make_result_unflatten(handle_type):
+    """``_result_unflatten`` for one array class, inlined: it runs once per result."""
+    new, asarray = object.__new__, np.asarray
+
+    def result_unflatten(aux, children):
+        buf = children[0]
+        value = asarray(memoryview(buf))      # runtime.buffer_view, inlined
+        handle = new(handle_type)
+        handle._value = value
+        handle._buffer = (value, buf)
+        return handle
+    return result_unflatten
+
+
+def _handle_flatten(h):
+    """How the C++ dispatch sees an xnp array: its device buffer when its value is a view
+    of one, else its value (a tracer there makes the C++ side call the Python path)."""
+    v = h._value
+    buf = getattr(h, "_buffer", None)
+    if buf is not None and buf[0] is v:
+        return (buf[1],), None
+    return (v,), None
+
+
+def _handle_unflatten(aux, children):
+    return _wrap_value(children[0])
+
+
+_registered_nodes: set = set()
+
+
+def _register_dispatch_nodes():
+    for t in (*_handle_types, _Result):
+        if t not in _registered_nodes:
+            if t is _Result:
+                handles = list(_handle_types)
+                unflatten = (_make_result_unflatten(handles[0]) if len(handles) == 1
+                             and _wrap_value(np.zeros(0)).__class__ is handles[0]
+                             else _result_unflatten)
+                runtime.register_dispatch_node(t, _result_flatten, unflatten)
+            else:
+                runtime.register_dispatch_node(t, _handle_flatten, _handle_unflatten)
+            _registered_nodes.add(t)
+
+
+_SCALAR_TYPES = core._PY_SCALAR_DTYPES
+
+
+def _dispatchable(args, entry) -> bool:
+    """Whether the C++ dispatch may run ``entry`` for these arguments by itself: 64-bit
+    types kept (see runtime.dispatch_x64), and every leaf as the C++ side flattens it (xnp
+    arrays through ``_handle_flatten``) the very value the Python path passed, of a type
+    the C++ side transfers to the entry's dtype and shape."""
+    if not runtime.dispatch_x64():
+        return False
+    leaves = runtime.dispatch_leaves(args)
+    if leaves is None:
+        return False
+    flat, _ = tree_flatten(args)
+    if len(flat) != len(leaves) or len(leaves) != len(entry.in_avals):
+        return False
+    for x, leaf, aval in zip(flat, leaves, entry.in_avals):
+        t = type(leaf)
+        if t in _handle_types:
+            return False
+        if type(x) in _handle_types:
+            if _handle_flatten(x)[0][0] is not leaf:
+                return False
+        elif x is not leaf:
+            return False
+        if t is np.ndarray or isinstance(leaf, np.generic):
+            ok = leaf.dtype == aval.dtype and leaf.shape == aval.shape
+        elif runtime.is_device_buffer(leaf):
+            ok = leaf.aval.dtype == aval.dtype and leaf.aval.shape == aval.shape
+        elif t in _SCALAR_TYPES:
+            ok = _SCALAR_TYPES[t] == aval.dtype and aval.shape == ()
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _wrap_buffer(buf):
+    """An xnp array viewing a result buffer."""
+    value = _buffer_view(buf)
+    handle = _wrap_value(value)
+    handle._buffer = (value, buf)
+    return handle
+
+
+_buffer_view = runtime.buffer_view
 
 
 class Lowered:
