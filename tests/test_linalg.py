@@ -166,6 +166,22 @@ def test_triangular_solve_all_flags(dtype, left_side, lower, transpose_a, conjug
     check_grads(f, (a[0], b[0]), order=1, modes=("fwd", "rev"))
 
 
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("left_side", [True, False])
+@pytest.mark.parametrize("transpose_a", [True, False])
+def test_triangular_solve_blocked_substitution(lower, left_side, transpose_a):
+    n = 150                                       # above the impl's block size
+    a = rng.normal(size=(2, n, n)) + 1j * rng.normal(size=(2, n, n)) + 40 * np.eye(n)
+    b = rng.normal(size=(2, n, 3) if left_side else (2, 3, n)) + 0j
+    m = np.tril(a) if lower else np.triu(a)
+    m = np.swapaxes(m, -1, -2) if transpose_a else m
+    want = np.linalg.solve(m, b) if left_side else \
+        np.swapaxes(np.linalg.solve(np.swapaxes(m, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    got = _tsolve(a, b, left_side=left_side, lower=lower, transpose_a=transpose_a,
+                  conjugate_a=False, unit_diagonal=False)
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-13)
+
+
 def test_triangular_solve_unit_diagonal_and_singular():
     a = _triangular(3, np.float64) * 0.1
     b = rng.normal(size=(3, 2))
