@@ -5,7 +5,8 @@ with NumPy (and jax.jit where jax is installed) in one run.
 
 1. dispatch of a jitted ``x + y`` on two 3-element float64 arrays: per call, result read
    as a NumPy array, with NumPy inputs and with inputs that are results of an earlier
-   call (already on the device);
+   call (already on the device); the contenders are called in turn, one call each, so
+   that a busy machine slows them alike (median per call of each);
 2. the 10-op elementwise chain of bench/eager.py on 1,000,000 float64 under jit (input
    already on the device), against NumPy eager;
 3. an MLP 784-512-512-10 training step (batch 128, float32, softmax cross-entropy, SGD)
@@ -43,6 +44,22 @@ def per_call_median(fn, n=20000, warm=1000) -> float:
     return ts[n // 2] / 1e9
 
 
+def interleaved_medians(fns: dict, n=20000, warm=1000) -> dict:
+    """Median seconds per call of each function, calling them in turn (one call each)."""
+    calls = list(fns.values())
+    for fn in calls:
+        for _ in range(warm):
+            fn()
+    pc = time.perf_counter_ns
+    ts = [[] for _ in calls]
+    for _ in range(n):
+        for fn, t in zip(calls, ts):
+            t0 = pc()
+            fn()
+            t.append(pc() - t0)
+    return {k: statistics.median(t) / 1e9 for k, t in zip(fns, ts)}
+
+
 def median_time(fn, number, rounds=7) -> float:
     return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
 
@@ -69,8 +86,8 @@ def dispatch():
         ja, jb = jax.device_put(a), jax.device_put(b)
         fns["jax.jit, numpy in"] = lambda: asarray(jf(a, b))
         fns["jax.jit, device in"] = lambda: asarray(jf(ja, jb))
-    times = {k: per_call_median(fn) for k, fn in fns.items()}
-    print("dispatch, x + y on 3 float64, NumPy result (median per call):")
+    times = interleaved_medians(fns)
+    print("dispatch, x + y on 3 float64, NumPy result (median per call, interleaved):")
     for k, t in times.items():
         other = k.replace("xnp", "jax") if k.startswith("xnp") else None
         ratio = f"  ({t / times[other]:.2f}x {other})" if other in times else ""

@@ -484,9 +484,9 @@ def test_fast_path_reads_an_updated_value_not_a_stale_buffer():
 
 
 def test_fast_path_inputs_are_not_aliased_into_results():
-    f = xnp.jit(lambda x: x * 1.0)
+    f, ident = xnp.jit(lambda x: x * 1.0), xnp.jit(lambda x: (x, x))
     x = np.arange(8.0)
-    outs = [f(x) for _ in range(3)]
+    outs = [f(x) for _ in range(3)] + [o for _ in range(3) for o in ident(x)]
     x[:] = -1.0
     for o in outs:
         np.testing.assert_array_equal(o, np.arange(8.0))
@@ -623,7 +623,17 @@ def test_jax_imported_before_xnp_both_stay_correct():
         "b = jax.jit(lambda v: v * 3.0)(x)\n"
         "assert b.dtype == np.float64\n"
         "np.testing.assert_array_equal(np.asarray(b), x * 3.0)\n"
+        "g = xnp.jit(lambda v: v + 1)\n"
+        "for _ in range(3):\n"
+        "    assert g(np.int32([1, 2])).dtype == np.int32\n"
+        "big = np.array([2 ** 40], np.int64)\n"
+        "with jax.enable_x64(False):                  # thread-local, in the C++ key\n"
+        "    for _ in range(3):\n"
+        "        out = g(big)\n"
+        "        assert out.dtype == np.int64 and int(out[0]) == 2 ** 40 + 1\n"
+        "        np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n"
         "jax.config.update('jax_enable_x64', False)\n"
         "check_xnp()\n"
+        "assert g(big).dtype == np.int64 and int(g(big)[0]) == 2 ** 40 + 1\n"
         "assert jax.jit(lambda v: v * 3.0)(x).dtype == np.float32\n")
     _run(code)

@@ -79,3 +79,53 @@ def test_results_are_read_without_a_copy():
 def test_invalid_module_raises():
     with pytest.raises(Exception, match="error"):
         runtime.compile_mlir("module { this is not mlir }", [])
+
+
+# --- C++ dispatch ------------------------------------------------------------------------
+
+def test_buffer_view_is_a_read_only_zero_copy_view():
+    x = np.arange(6.0).reshape(2, 3)
+    buf = runtime.device_put(x.copy())
+    v1, v2 = runtime.buffer_view(buf), runtime.buffer_view(buf)
+    assert v1.ctypes.data == v2.ctypes.data and not v1.flags.writeable
+    assert v1.dtype == x.dtype and v1.shape == x.shape
+    np.testing.assert_array_equal(v1, x)
+    with pytest.raises(TypeError, match="bfloat16"):
+        runtime.to_numpy(runtime.device_put(np.zeros(2, ml_dtypes.bfloat16)))
+
+
+def test_dispatcher_runs_the_fast_path_without_calling_python():
+    exe = runtime.compile_mlir(ADD, [((3,), np.dtype(np.float64))])
+    misses = []
+
+    def cache_miss(*args):
+        misses.append(args)
+        (out,) = exe.execute(list(args))
+        fast = runtime.fastpath_data(exe, [], 2, runtime.output_treedef(0))
+        return out, (fast if runtime.dispatch_x64() else None), False
+
+    f = runtime.make_dispatcher("add", lambda *a: None, cache_miss)
+    a, b = np.array([1.0, 1e-300, 2.0 ** -60]), np.full(3, 2.0)
+    for _ in range(3):
+        out = f(a, b)
+        assert runtime.is_device_buffer(out)
+        np.testing.assert_array_equal(runtime.buffer_view(out), a + b)
+    if runtime.dispatch_x64():
+        assert len(misses) == 1
+        f(out, out)                                # device buffers: a new signature
+        np.testing.assert_array_equal(runtime.buffer_view(f(out, out)), 2 * (a + b))
+        assert len(misses) == 2
+
+
+def test_x64_is_in_force_when_jax_is_absent():
+    import sys
+    if "jax" not in sys.modules:
+        assert runtime.backend().owns_jit_states and runtime.dispatch_x64()
+
+
+def test_output_treedef_rejects_structures_flattened_differently():
+    from collections import OrderedDict
+    assert runtime.output_treedef((0, [1, {"a": 2, "b": 3}], None)) is not None
+    assert runtime.output_treedef({"b": 1, "a": 0}) is not None
+    assert runtime.output_treedef(OrderedDict(b=0, a=1)) is None    # a leaf in C++
+    assert runtime.output_treedef((1, 0)) is None

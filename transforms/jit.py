@@ -506,11 +506,11 @@ def _make_result_unflatten(handle_type):
 def _handle_flatten(h):
     """How the C++ dispatch sees an xnp array: its device buffer when its value is a view
     of one, else its value (a tracer there makes the C++ side call the Python path)."""
-    v = h._value
-    buf = getattr(h, "_buffer", None)
-    if buf is not None and buf[0] is v:
-        return (buf[1],), None
-    return (v,), None
+    try:
+        v, buf = h._buffer
+    except AttributeError:              # never a result of a compiled call
+        return (h._value,), None
+    return ((buf,) if v is h._value else (h._value,)), None
 
 
 def _handle_unflatten(aux, children):
