@@ -637,3 +637,35 @@ def test_jax_imported_before_xnp_both_stay_correct():
         "assert g(big).dtype == np.int64 and int(g(big)[0]) == 2 ** 40 + 1\n"
         "assert jax.jit(lambda v: v * 3.0)(x).dtype == np.float32\n")
     _run(code)
+
+
+@needs_jax
+def test_device_inputs_take_the_fast_path_with_jax_x64_off():
+    code = (
+        "import numpy as np, jax, xnp\n"
+        "from transforms import jit as _, runtime\n"
+        "import sys\n"
+        "J = sys.modules['transforms.jit']\n"
+        "runs = [0]\n"
+        "run = J._Entry.run\n"
+        "def counted(self, *a, **k):\n"
+        "    runs[0] += 1\n"
+        "    return run(self, *a, **k)\n"
+        "J._Entry.run = counted\n"
+        "x = np.array([1.0, 2.0 ** -40, 1e-300])\n"
+        "f = xnp.jit(lambda v, w: v * 3.0 + w)\n"
+        "d = f(x, x)\n"
+        "assert not runtime.dispatch_x64()\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(d, d)), x * 16.0)\n"
+        "    np.testing.assert_array_equal(np.asarray(f(x, x)), x * 4.0)\n"
+        "    np.testing.assert_array_equal(np.asarray(f(np.float32(x), np.float32(x))),\n"
+        "                                  np.float32(x) * 4)\n"
+        "before = runs[0]\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(d, d)), x * 16.0)\n"
+        "assert runs[0] == before, (runs, before)     # C++ ran it: no Python run\n"
+        "for _ in range(2):\n"
+        "    assert f(x, x).dtype == np.float64\n"
+        "assert runs[0] == before + 2                # NumPy inputs: the Python path\n")
+    _run(code)

@@ -270,6 +270,7 @@ class Jitted:
         # The C++ dispatcher (positional array arguments, no transformation active):
         # created on the first eager call; False where it is not used.
         self._cpp = None if self._plain else False
+        self._not_dispatchable: set = set()
 
     # --- signature and tracing --------------------------------------------------------
     def _split(self, args, kwargs):
@@ -381,11 +382,28 @@ class Jitted:
             try:
                 if _config.disabled or _n_active[0]:
                     return self._call(args, {}), None, True
-                entry, vals = self._lookup(args, {})
-                if not core.is_eager() or any(isinstance(v, Tracer) for v in vals):
-                    return self._call(args, {}), None, True
-                result = entry.run(vals)
+                fast = _fast_signature(args)
+                entry = self._fast_cache.get(fast[0]) if fast is not None else None
+                if entry is not None:            # arrays whose signature was seen before
+                    result = entry.run(fast[1], prepared=True)
+                else:
+                    entry, vals = self._lookup(args, {})
+                    if not core.is_eager() or any(isinstance(v, Tracer) for v in vals):
+                        return self._call(args, {}), None, True
+                    if fast is not None:
+                        self._fast_cache[fast[0]] = entry
+                    result = entry.run(vals)
+                # Signatures of arrays found not dispatchable are remembered (with the
+                # kinds of the values and the x64 state) so that the calls the C++ side
+                # sends here every time skip the check.
+                memo = None if fast is None else (
+                    fast[0], tuple(type(v) is np.ndarray for v in fast[1]),
+                    runtime.dispatch_x64())
+                if memo is not None and memo in self._not_dispatchable:
+                    return result, None, False
                 fastpath = entry.fastpath() if _dispatchable(args, entry) else None
+                if fastpath is None and memo is not None:
+                    self._not_dispatchable.add(memo)
                 return result, fastpath, False
             except BaseException as e:       # noqa: BLE001 - re-raised by __call__
                 # Removing the signature keeps a failure from pinning it to this path.
@@ -538,12 +556,14 @@ _SCALAR_TYPES = core._PY_SCALAR_DTYPES
 
 
 def _dispatchable(args, entry) -> bool:
-    """Whether the C++ dispatch may run ``entry`` for these arguments by itself: 64-bit
-    types kept (see runtime.dispatch_x64), and every leaf as the C++ side flattens it (xnp
-    arrays through ``_handle_flatten``) the very value the Python path passed, of a type
-    the C++ side transfers to the entry's dtype and shape."""
-    if not runtime.dispatch_x64():
-        return False
+    """Whether the C++ dispatch may run ``entry`` for these arguments by itself: every leaf
+    as the C++ side flattens it (xnp arrays through ``_handle_flatten``) is the very value
+    the Python path passed, of a type the C++ side transfers to the entry's dtype and
+    shape. With 64-bit types off in the C++ dispatch (jax's jax_enable_x64, see
+    runtime.dispatch_x64) only device buffers qualify: their signatures and transfers keep
+    their dtype, while NumPy and Python values are narrowed (a float64 array would then
+    share the signature of a float32 one)."""
+    x64 = runtime.dispatch_x64()
     leaves = runtime.dispatch_leaves(args)
     if leaves is None:
         return False
@@ -559,10 +579,12 @@ def _dispatchable(args, entry) -> bool:
                 return False
         elif x is not leaf:
             return False
-        if t is np.ndarray or isinstance(leaf, np.generic):
-            ok = leaf.dtype == aval.dtype and leaf.shape == aval.shape
-        elif runtime.is_device_buffer(leaf):
+        if runtime.is_device_buffer(leaf):
             ok = leaf.aval.dtype == aval.dtype and leaf.aval.shape == aval.shape
+        elif not x64:
+            ok = False
+        elif t is np.ndarray or isinstance(leaf, np.generic):
+            ok = leaf.dtype == aval.dtype and leaf.shape == aval.shape
         elif t in _SCALAR_TYPES:
             ok = _SCALAR_TYPES[t] == aval.dtype and aval.shape == ()
         else:

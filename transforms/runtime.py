@@ -270,11 +270,18 @@ def _install_jit_states(_jax) -> bool:
 def dispatch_x64() -> bool:
     """Whether the C++ dispatch keeps 64-bit types now (in this thread)."""
     b = _backend or backend()
-    ctx = b.jax.config
-    names = ctx.trace_context_names()
-    if "jax_enable_x64" in names:          # jax's state is installed and in force
-        return bool(ctx.trace_context()[names.index("jax_enable_x64")])
+    values = b.jax.config.trace_context()      # configs only ever get added
+    if len(values) != _x64_slot[0]:
+        names = b.jax.config.trace_context_names()
+        _x64_slot[:] = [len(names), names.index("jax_enable_x64")
+                        if "jax_enable_x64" in names else -1]
+    i = _x64_slot[1]
+    if i >= 0:                                 # jax's state is installed and in force
+        return bool(values[i])
     return b.owns_jit_states
+
+
+_x64_slot = [-1, -1]      # (number of trace-context configs, index of jax_enable_x64)
 
 
 def make_dispatcher(name: str, fun: Callable, cache_miss: Callable):
