@@ -669,3 +669,41 @@ def test_device_inputs_take_the_fast_path_with_jax_x64_off():
         "    assert f(x, x).dtype == np.float64\n"
         "assert runs[0] == before + 2                # NumPy inputs: the Python path\n")
     _run(code)
+
+
+def test_fast_path_with_registered_pytree_nodes():
+    import dataclasses
+    from collections import OrderedDict, defaultdict
+
+    from transforms.tree import register_dataclass
+
+    f = xnp.jit(lambda d: OrderedDict(z=d["b"] * 2, a=d["a"] + 1))
+    arg = OrderedDict(b=np.arange(3.0), a=np.ones(2))
+    want = f._call((arg,), {})
+    for _ in range(3):
+        got = f(arg)
+        assert type(got) is OrderedDict and list(got) == ["z", "a"]
+        _assert_same(got, want)
+
+    g = xnp.jit(lambda d: d["k"] * 3)
+    dd = defaultdict(list, k=np.arange(2))
+    for _ in range(3):
+        np.testing.assert_array_equal(g(dd), np.arange(2) * 3)
+
+    @dataclasses.dataclass
+    class Params:                      # registered after the dispatchers above exist
+        w: object
+        scale: float = dataclasses.field(default=1.0, metadata={"static": True})
+
+    register_dataclass(Params)
+    h = xnp.jit(lambda p, x: Params(p.w * x * p.scale, p.scale))
+    lookups = _count_python_lookups(h)
+    for scale in (1.0, 2.0):
+        p = Params(np.arange(3.0), scale)
+        for _ in range(3):
+            out = h(p, np.full(3, 2.0))
+            assert type(out) is Params and out.scale == scale
+            np.testing.assert_array_equal(out.w, np.arange(3.0) * 2 * scale)
+    assert h.trace_count == 2
+    if runtime.dispatch_x64():
+        assert lookups[0] <= 4

@@ -27,6 +27,7 @@ import numpy as np
 
 from transforms import core, runtime
 from transforms import jaxpr_transforms as jt
+from transforms import tree as _tree
 from transforms.ad import UndefinedPrimal, Zero, instantiate, tangent_aval
 from transforms.core import Primitive, Tracer, get_aval
 from transforms.jaxpr import ClosedJaxpr, JaxprEqn, StagingTrace, StagingTracer, Var, trace_to_jaxpr
@@ -163,6 +164,7 @@ _config = _JitConfig()
 # How many disable_jit contexts are open in all threads: jitted calls read this cheap
 # counter first and the thread-local flag only when it is not zero.
 _n_disabled = [0]
+_disabled_lock = threading.Lock()
 
 
 class disable_jit:
@@ -172,11 +174,13 @@ class disable_jit:
     def __enter__(self):
         self.prev = _config.disabled
         _config.disabled = True
-        _n_disabled[0] += 1
+        with _disabled_lock:
+            _n_disabled[0] += 1
 
     def __exit__(self, *exc):
         _config.disabled = self.prev
-        _n_disabled[0] -= 1
+        with _disabled_lock:
+            _n_disabled[0] -= 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -382,6 +386,8 @@ class Jitted:
             try:
                 if _config.disabled or _n_active[0]:
                     return self._call(args, {}), None, True
+                if _synced[0] != len(_tree._registry):
+                    _sync_dispatch_registry()
                 fast = _fast_signature(args)
                 entry = self._fast_cache.get(fast[0]) if fast is not None else None
                 if entry is not None:            # arrays whose signature was seen before
@@ -413,6 +419,7 @@ class Jitted:
             return self._call(args, kwargs)
 
         self._cpp = runtime.make_dispatcher(self.__name__, fun, cache_miss)
+        _BUFFER_TYPE[0] = runtime.backend().array_type
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace and lower for these arguments, without compiling."""
@@ -538,7 +545,24 @@ def _handle_unflatten(aux, children):
 _registered_nodes: set = set()
 
 
+def _sync_dispatch_registry():
+    """Mirror xnp's registered pytree node types (OrderedDict, defaultdict, dataclasses,
+    ...) into the C++ dispatch's registry, so that arguments holding them dispatch there
+    too; types registered later are added on the next cache miss."""
+    for t, (flatten, unflat) in list(_tree._registry.items()):
+        if t not in _registered_nodes:
+            runtime.register_dispatch_node(
+                t, flatten, lambda aux, children, t=t, u=unflat: u(t, aux, list(children)))
+            _registered_nodes.add(t)
+    _synced[0] = len(_tree._registry)
+
+
+_synced = [-1]
+
+
 def _register_dispatch_nodes():
+    if _synced[0] != len(_tree._registry):
+        _sync_dispatch_registry()
     for t in (*_handle_types, _Result):
         if t not in _registered_nodes:
             if t is _Result:
@@ -553,6 +577,8 @@ def _register_dispatch_nodes():
 
 
 _SCALAR_TYPES = core._PY_SCALAR_DTYPES
+_CONTAINER_TYPES = (tuple, list, dict, type(None))
+_BUFFER_TYPE = [None]       # jaxlib's device buffer type, once the backend exists
 
 
 def _dispatchable(args, entry) -> bool:
@@ -564,6 +590,13 @@ def _dispatchable(args, entry) -> bool:
     their dtype, while NumPy and Python values are narrowed (a float64 array would then
     share the signature of a float32 one)."""
     x64 = runtime.dispatch_x64()
+    for a in args:       # a quick look first: this runs on every call the C++ side sends
+        t = type(a)
+        if t in _handle_types or t is _BUFFER_TYPE[0]:
+            continue
+        if not x64 or not (t in _CONTAINER_TYPES or t is np.ndarray or t in _SCALAR_TYPES
+                           or t in _tree._registry or isinstance(a, (tuple, np.generic))):
+            return False
     leaves = runtime.dispatch_leaves(args)
     if leaves is None:
         return False
