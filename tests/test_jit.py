@@ -707,3 +707,28 @@ def test_fast_path_with_registered_pytree_nodes():
     assert h.trace_count == 2
     if runtime.dispatch_x64():
         assert lookups[0] <= 4
+
+
+def test_fast_path_from_several_threads():
+    f = xnp.jit(lambda x, y: x * y + 1)
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(60):
+                x = np.full(3 + i % 3, float(k))
+                r = f(x, x)
+                np.testing.assert_array_equal(r, x * x + 1)
+                np.testing.assert_array_equal(f(r, x), (x * x + 1) * x + 1)
+                if i % 20 == 0:
+                    with xnp.disable_jit():
+                        np.testing.assert_array_equal(f(x, x), x * x + 1)
+        except Exception as e:          # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:2]
+    assert f.trace_count >= 3          # first calls may race to trace a signature

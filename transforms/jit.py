@@ -549,18 +549,26 @@ def _sync_dispatch_registry():
     """Mirror xnp's registered pytree node types (OrderedDict, defaultdict, dataclasses,
     ...) into the C++ dispatch's registry, so that arguments holding them dispatch there
     too; types registered later are added on the next cache miss."""
-    for t, (flatten, unflat) in list(_tree._registry.items()):
-        if t not in _registered_nodes:
-            runtime.register_dispatch_node(
-                t, flatten, lambda aux, children, t=t, u=unflat: u(t, aux, list(children)))
-            _registered_nodes.add(t)
-    _synced[0] = len(_tree._registry)
+    with _registry_lock:
+        for t, (flatten, unflat) in list(_tree._registry.items()):
+            if t not in _registered_nodes:
+                runtime.register_dispatch_node(
+                    t, flatten,
+                    lambda aux, children, t=t, u=unflat: u(t, aux, list(children)))
+                _registered_nodes.add(t)
+        _synced[0] = len(_tree._registry)
 
 
 _synced = [-1]
+_registry_lock = threading.RLock()
 
 
 def _register_dispatch_nodes():
+    with _registry_lock:
+        _register_dispatch_nodes_locked()
+
+
+def _register_dispatch_nodes_locked():
     if _synced[0] != len(_tree._registry):
         _sync_dispatch_registry()
     for t in (*_handle_types, _Result):
