@@ -732,3 +732,23 @@ def test_fast_path_from_several_threads():
         t.join()
     assert not errors, errors[:2]
     assert f.trace_count >= 3          # first calls may race to trace a signature
+
+
+def test_fast_path_with_static_argnums():
+    f = xnp.jit(lambda x, shape, k: xnp.reshape(x, shape) * k, static_argnums=(1, 2))
+    lookups = _count_python_lookups(f)
+    x = np.arange(6.0)
+    for _ in range(3):
+        for shape in ((2, 3), (3, 2)):
+            np.testing.assert_array_equal(f(x, shape, 2), x.reshape(shape) * 2)
+    assert f.trace_count == 2
+    if runtime.dispatch_x64():
+        # the first call creates the dispatcher on the Python path; then one C++ miss
+        # per signature, and C++ alone afterwards
+        assert lookups[0] <= 3
+    np.testing.assert_array_equal(f(x, (2, 3), 2.5), x.reshape(2, 3) * 2.5)
+    assert f.trace_count == 3
+    with pytest.raises(ValueError, match="convert lists to tuples"):
+        f(x, [2, 3], 1)
+    with pytest.raises(TypeError, match="positional arguments"):
+        f(x, (2, 3))

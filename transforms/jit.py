@@ -271,9 +271,10 @@ class Jitted:
         self._fast_cache: dict = {}     # positional arrays only: signature -> entry
         self._plain = not self.static_argnums and not self.static_argnames
         self.trace_count = 0     # how many times ``fun`` was traced (for tests and users)
-        # The C++ dispatcher (positional array arguments, no transformation active):
-        # created on the first eager call; False where it is not used.
-        self._cpp = None if self._plain else False
+        # The C++ dispatcher (positional arguments, no transformation active): created on
+        # the first eager call; False where it is not used (static_argnames, which come
+        # as keywords).
+        self._cpp = None if not self.static_argnames else False
         self._not_dispatchable: set = set()
 
     # --- signature and tracing --------------------------------------------------------
@@ -345,7 +346,12 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if kwargs or _n_active[0] or _n_disabled[0] or not self._cpp:
             return self._call(args, kwargs)
-        out = self._cpp(*args)    # C++: a pytree of xnp arrays, or a cache miss's result
+        try:
+            out = self._cpp(*args)  # C++: a pytree of xnp arrays, or a cache miss's result
+        except ValueError as e:
+            if self.static_argnums and "Non-hashable static" in str(e):
+                return self._call(args, kwargs)     # raises xnp's error, with the fix
+            raise
         if type(out) is _Raised:
             raise out.error
         return out
@@ -388,7 +394,7 @@ class Jitted:
                     return self._call(args, {}), None, True
                 if _synced[0] != len(_tree._registry):
                     _sync_dispatch_registry()
-                fast = _fast_signature(args)
+                fast = _fast_signature(args) if self._plain else None
                 entry = self._fast_cache.get(fast[0]) if fast is not None else None
                 if entry is not None:            # arrays whose signature was seen before
                     result = entry.run(fast[1], prepared=True)
@@ -407,7 +413,10 @@ class Jitted:
                     runtime.dispatch_x64())
                 if memo is not None and memo in self._not_dispatchable:
                     return result, None, False
-                fastpath = entry.fastpath() if _dispatchable(args, entry) else None
+                static = self.static_argnums
+                dyn = args if not static else tuple(
+                    a for i, a in enumerate(args) if i not in static)
+                fastpath = entry.fastpath() if _dispatchable(dyn, entry) else None
                 if fastpath is None and memo is not None:
                     self._not_dispatchable.add(memo)
                 return result, fastpath, False
@@ -418,7 +427,8 @@ class Jitted:
         def fun(*args, **kwargs):            # runs instead when jax's disable_jit is on
             return self._call(args, kwargs)
 
-        self._cpp = runtime.make_dispatcher(self.__name__, fun, cache_miss)
+        self._cpp = runtime.make_dispatcher(self.__name__, fun, cache_miss,
+                                            self.static_argnums)
         _BUFFER_TYPE[0] = runtime.backend().array_type
 
     def lower(self, *args, **kwargs) -> Lowered:

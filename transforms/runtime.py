@@ -284,13 +284,17 @@ def dispatch_x64() -> bool:
 _x64_slot = [-1, -1]      # (number of trace-context configs, index of jax_enable_x64)
 
 
-def make_dispatcher(name: str, fun: Callable, cache_miss: Callable):
+def make_dispatcher(name: str, fun: Callable, cache_miss: Callable,
+                    static_argnums: Sequence[int] = ()):
     """A C++ callable dispatching positional arguments through a signature cache.
 
     ``fun(*args)`` runs instead when jax's disable_jit is on; ``cache_miss(*args)`` on every
-    new signature and on signatures without fastpath data."""
+    new signature and on signatures without fastpath data. Arguments at
+    ``static_argnums`` are part of the signature by hash and equality, and not passed to
+    the executable."""
     b = _backend or backend()
-    return b.jax.pjit(name, fun, cache_miss, [], [], _DispatchKey(), b.registry,
+    return b.jax.pjit(name, fun, cache_miss, list(static_argnums), [], _DispatchKey(),
+                      b.registry,
                       _shard_arg_fallback, b.dispatch_cache)
 
 
