@@ -159,3 +159,34 @@ def test_import_does_not_import_jax_or_jaxlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_composite_primitive_runs_impl_eagerly_and_expands_under_transforms():
+    """impl on concrete values (also inside a transformation when no argument is traced);
+    the expansion, and so the expansion's derivative, batching and lowering, otherwise."""
+    from transforms.core import CompositePrimitive
+    calls = []
+
+    def impl(x):
+        calls.append("impl")
+        return np.square(x)
+
+    def expand(x):
+        calls.append("expand")
+        return lax.mul_p.bind(x, x)
+
+    square_p = CompositePrimitive("test_square", impl=impl, expand=expand)
+    f = lambda x: xnp.sum(xnp.asarray(square_p.bind(xnp.asarray(x)._value)))
+    x = np.array([1.0, -2.0, 3.0])
+    assert float(f(x)) == 14.0 and calls == ["impl"]
+    calls.clear()
+    np.testing.assert_allclose(xnp.grad(f)(x), 2 * x)
+    assert calls == ["expand"]
+    calls.clear()
+    np.testing.assert_allclose(xnp.vmap(f)(x[:, None]), x ** 2)
+    np.testing.assert_allclose(xnp.jit(f)(x), 14.0)
+    assert calls == ["expand", "expand"]
+    calls.clear()
+    g = xnp.grad(lambda y: y * xnp.asarray(square_p.bind(x)).sum())   # x is not traced
+    np.testing.assert_allclose(g(2.0), 14.0)
+    assert calls == ["impl"]

@@ -196,6 +196,28 @@ class Primitive:
         return trace.process_primitive(self, args, params)
 
 
+class CompositePrimitive(Primitive):
+    """A primitive with a fast eager implementation that every transformation sees as the
+    composition ``expand(*args, **params)`` of other primitives (so it needs no rules of
+    its own and never appears in a jaxpr).
+
+    Eagerly, or when no argument is traced, ``impl`` runs: one NumPy routine (such as
+    numpy.linalg.det) instead of many small primitives. Both must agree.
+    """
+
+    __slots__ = ("expand",)
+
+    def __init__(self, name: str, *, impl, expand, multiple_results: bool = False):
+        super().__init__(name, multiple_results=multiple_results)
+        self.impl, self.expand = impl, expand
+
+    def bind(self, *args, **params):
+        if _n_active[0] and _state.trace is not _EVAL_TRACE and any(
+                isinstance(a, Tracer) for a in args):
+            return self.expand(*args, **params)
+        return self.impl(*args, **params)
+
+
 # ---------------------------------------------------------------------------------------
 # Traces and tracers
 

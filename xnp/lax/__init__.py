@@ -17,6 +17,7 @@ from xnp.lax._fft import *  # noqa: F403
 from xnp.lax._gather_scatter import *  # noqa: F403
 from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumbers  # noqa: F401
 from xnp.lax._linalg import *  # noqa: F403
+from xnp.lax._linalg_solve import *  # noqa: F403
 from xnp.lax._linear import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._selection import *  # noqa: F403

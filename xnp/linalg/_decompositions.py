@@ -12,11 +12,11 @@ from typing import NamedTuple
 import numpy as np
 
 import xnp
-from transforms.core import get_aval
+from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
-from xnp.lax._linalg import lu_solve, mH
+from xnp.lax._linalg import mH
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -113,10 +113,11 @@ def solve(a, b) -> ndarray:
         raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
                          f"with gufunc signature (m,m),(m,n)->(m,n) (size {b_shape[-2]} "
                          f"is different from {a_shape[-1]})")
-    batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    batch = a_shape[:-2] if a_shape[:-2] == b_shape[:-2] else \
+        np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
     av = broadcast_to_v(av, batch + a_shape[-2:])
     bv = broadcast_to_v(bv, batch + b_shape[-2:])
-    x = lu_solve(av, bv)
+    x = lax.solve_p.bind(av, bv, transpose_a=False)
     if vector:
         x = lax.reshape_p.bind(x, new_sizes=batch + (a_shape[-1],))
     return wrap(x)
@@ -125,34 +126,49 @@ def solve(a, b) -> ndarray:
 def inv(a) -> ndarray:
     """The inverse of ``a`` (stacks of square matrices), as :func:`numpy.linalg.inv`."""
     av = _square(a, "inv")
-    return wrap(lu_solve(av, _eye_like(av)))
+    return wrap(lax.solve_p.bind(av, _eye_like(av), transpose_a=False))
 
 
-def _lu_diagonal(a, name):
+def _lu_diagonal(v):
     """The diagonal of U and the permutation's parity sign (+1/-1) of P A = L U."""
-    lu, piv, _ = lax.lu_p.bind(_square(a, name))
+    lu, piv, _ = lax.lu_p.bind(v)
     n = get_aval(lu).shape[-1]
     d = xnp.diagonal(wrap(lu), axis1=-2, axis2=-1)
     swaps = xnp.sum(wrap(piv) != xnp.arange(n, dtype=np.int32), axis=-1)
     return d, (1 - 2 * (swaps % 2)).astype(d.dtype)
 
 
+def _det_via_lu(v):
+    d, sign = _lu_diagonal(v)
+    return raw(sign * xnp.prod(d, axis=-1))
+
+
+def _slogdet_via_lu(v):
+    d, sign = _lu_diagonal(v)
+    mag = xnp.abs(d)
+    zero = mag == 0
+    logabs = xnp.sum(xnp.where(zero, -np.inf, xnp.log(xnp.where(zero, 1, mag))), axis=-1)
+    unit = xnp.where(zero, 0, d / xnp.where(zero, 1, mag).astype(d.dtype))
+    return [raw(sign * xnp.prod(unit, axis=-1)), raw(logabs)]
+
+
+# Eagerly numpy.linalg's routines (one LAPACK call); under every transformation the
+# product of U's diagonal in P A = L U, signed by the permutation's parity.
+det_p = CompositePrimitive("det", impl=np.linalg.det, expand=_det_via_lu)
+slogdet_p = CompositePrimitive("slogdet", impl=lambda v: list(np.linalg.slogdet(v)),
+                               expand=_slogdet_via_lu, multiple_results=True)
+
+
 def det(a) -> ndarray:
-    """The determinant, as :func:`numpy.linalg.det`: the product of U's diagonal in
-    P A = L U, signed by the permutation."""
-    d, sign = _lu_diagonal(a, "det")
-    return sign * xnp.prod(d, axis=-1)
+    """The determinant, as :func:`numpy.linalg.det` (from the LU factorization)."""
+    return wrap(det_p.bind(_square(a, "det")))
 
 
 def slogdet(a) -> SlogdetResult:
     """``(sign, log|det|)``, as :func:`numpy.linalg.slogdet` (sign 0 and log|det| -inf
     for singular matrices)."""
-    d, sign = _lu_diagonal(a, "slogdet")
-    mag = xnp.abs(d)
-    zero = mag == 0
-    logabs = xnp.sum(xnp.where(zero, -np.inf, xnp.log(xnp.where(zero, 1, mag))), axis=-1)
-    unit = xnp.where(zero, 0, d / xnp.where(zero, 1, mag).astype(d.dtype))
-    return SlogdetResult(sign * xnp.prod(unit, axis=-1), logabs)
+    sign, logabs = slogdet_p.bind(_square(a, "slogdet"))
+    return SlogdetResult(wrap(sign), wrap(logabs))
 
 
 def matrix_power(a, n: int) -> ndarray:
