@@ -112,6 +112,8 @@ class custom_jvp(_CustomBase):
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
                                  "using defjvp.")
+        if core.is_eager():                  # nothing to differentiate: the plain function
+            return self.fun(*args, **kwargs)
         args = self._positional(args, kwargs)
         static, flat, tree = self._split(args)
         out_tree: list = []
@@ -151,6 +153,8 @@ class custom_vjp(_CustomBase):
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} "
                                  "using defvjp.")
+        if core.is_eager():                  # nothing to differentiate: the plain function
+            return self.fun(*args, **kwargs)
         args = self._positional(args, kwargs)
         static, flat, tree = self._split(args)
         out_tree: list = []

@@ -16,7 +16,7 @@ from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
-from xnp.lax._linalg import mH
+from xnp.lax._linalg import _complex, mH
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -216,27 +216,45 @@ def multi_dot(arrays, *, out=None) -> ndarray:
 
 
 # --- decompositions -----------------------------------------------------------------------------
+# Eagerly numpy.linalg's routine, which reads one triangle itself; under transformations
+# the factorization primitives see the Hermitian matrix that triangle stands for.
+cholesky_lower_p = CompositePrimitive(
+    "cholesky_lower", impl=np.linalg.cholesky,
+    expand=lambda v: lax.cholesky_p.bind(_lower_reflected(v, lower=True)))
+eigh_triangle_p = CompositePrimitive(
+    "eigh_triangle", impl=lambda v, *, lower: list(np.linalg.eigh(v, "L" if lower else "U")),
+    expand=lambda v, *, lower: lax.eigh_p.bind(_lower_reflected(v, lower), lower=True),
+    multiple_results=True)
+eigvalsh_triangle_p = CompositePrimitive(
+    "eigvalsh_triangle", impl=lambda v, *, lower: np.linalg.eigvalsh(v, "L" if lower else "U"),
+    expand=lambda v, *, lower: eigh_triangle_p.expand(v, lower=lower)[0])
+
+
 def cholesky(a, /, *, upper: bool = False) -> ndarray:
     """The Cholesky factor (lower, or upper with ``upper=True``), as
     :func:`numpy.linalg.cholesky`; only the lower triangle of ``a`` is read."""
-    av = _square(a, "cholesky")
-    low = lax.cholesky_p.bind(_lower_reflected(av, lower=True))
+    low = cholesky_lower_p.bind(_square(a, "cholesky"))
     return wrap(mH(low) if upper else low)
+
+
+def _uplo(UPLO) -> bool:
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO == "L"
 
 
 def eigh(a, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, as
     :func:`numpy.linalg.eigh`; only the ``UPLO`` triangle is read."""
-    if UPLO not in ("L", "U"):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
-    av = _square(a, "eigh")
-    w, v = lax.eigh_p.bind(_lower_reflected(av, lower=UPLO == "L"), lower=True)
+    lower = _uplo(UPLO)
+    w, v = eigh_triangle_p.bind(_square(a, "eigh"), lower=lower)
     return EighResult(wrap(w), wrap(v))
 
 
 def eigvalsh(a, UPLO: str = "L") -> ndarray:
     """Eigenvalues of Hermitian matrices, as :func:`numpy.linalg.eigvalsh`."""
-    return eigh(a, UPLO).eigenvalues
+    lower = _uplo(UPLO)
+    return wrap(eigvalsh_triangle_p.bind(_square(a, "eigvalsh"), lower=lower))
 
 
 class QRResult(NamedTuple):
@@ -275,7 +293,15 @@ def eig(a) -> EigResult:
 def eigvals(a) -> ndarray:
     """Eigenvalues of general square matrices, as :func:`numpy.linalg.eigvals` (always
     complex; see :func:`eig`)."""
-    return eig(a).eigenvalues
+    return wrap(eigvals_p.bind(_square(a, "eigvals")))
+
+
+eigvals_p = CompositePrimitive(
+    "eigvals", impl=lambda v: np.asarray(np.linalg.eigvals(v), _complex(v.dtype)),
+    expand=lambda v: lax.eig_p.bind(v)[0])
+svdvals_p = CompositePrimitive(
+    "svdvals", impl=lambda v: np.linalg.svd(v, compute_uv=False),
+    expand=lambda v: lax.svd_p.bind(v, full_matrices=False)[1])
 
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False):
@@ -288,7 +314,7 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
     if hermitian:
         return _hermitian_svd(wrap(av), compute_uv)
     if not compute_uv:
-        return wrap(lax.svd_p.bind(av, full_matrices=False)[1])
+        return wrap(svdvals_p.bind(av))
     u, s, vh = lax.svd_p.bind(av, full_matrices=bool(full_matrices))
     return SVDResult(wrap(u), wrap(s), wrap(vh))
 
@@ -356,8 +382,9 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
 
 
 def lstsq(a, b, rcond=None) -> LstsqResult:
-    """Least-squares solution of ``a @ x = b`` via the SVD, as :func:`numpy.linalg.lstsq`.
-    The residuals' shape depends on the rank, so they need concrete inputs."""
+    """Least-squares solution of ``a @ x = b``, as :func:`numpy.linalg.lstsq` (eagerly
+    LAPACK's gelsd; under transformations via the SVD). The residuals' shape depends on
+    the rank, so they need concrete inputs."""
     av, bv = _matrix(a, "lstsq"), raw(b)
     if get_aval(av).ndim != 2:
         raise LinAlgError(f"{get_aval(av).ndim}-dimensional array given. Array must be "
@@ -365,11 +392,20 @@ def lstsq(a, b, rcond=None) -> LstsqResult:
     dt = linalg_dtype(av, bv)
     av, bv = cast_v(av, dt), cast_v(bv, dt)
     m, n = get_aval(av).shape
-    b_shape = get_aval(bv).shape
-    if b_shape[0] != m:
+    if get_aval(bv).shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
     if rcond is None:
         rcond = np.finfo(_real_dtype(dt)).eps * max(m, n)
+    return LstsqResult(*map(wrap, lstsq_p.bind(av, bv, rcond=rcond)))
+
+
+def _lstsq_numpy(av, bv, *, rcond):
+    x, residuals, rank, s = np.linalg.lstsq(av, bv, rcond=rcond)
+    return [x, residuals, np.int32(rank), s]
+
+
+def _lstsq_via_svd(av, bv, *, rcond):
+    m, n = get_aval(av).shape
     x = pinv(wrap(av), rcond=rcond)
     s = svdvals(wrap(av))
     sol = xnp.matmul(x, wrap(bv))
@@ -379,11 +415,15 @@ def lstsq(a, b, rcond=None) -> LstsqResult:
     if r == n and m > n:
         diff = xnp.subtract(xnp.matmul(wrap(av), sol), wrap(bv))
         residuals = xnp.sum(xnp.abs(diff) ** 2, axis=0)
-        if len(b_shape) == 1:
+        if get_aval(bv).ndim == 1:
             residuals = xnp.reshape(residuals, (1,))
     else:
-        residuals = xnp.zeros((0,), _real_dtype(dt))
-    return LstsqResult(sol, residuals, rank, s)
+        residuals = xnp.zeros((0,), _real_dtype(get_aval(av).dtype))
+    return [raw(sol), raw(residuals), raw(rank.astype(np.int32)), raw(s)]
+
+
+lstsq_p = CompositePrimitive("lstsq", impl=_lstsq_numpy, expand=_lstsq_via_svd,
+                             multiple_results=True)
 
 
 def tensorsolve(a, b, axes=None) -> ndarray:
