@@ -4,6 +4,7 @@ jacfwd, jacrev, hessian. The machinery is in ``transforms.ad``."""
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from typing import Callable, Sequence
 
@@ -13,7 +14,7 @@ from transforms import ad, core
 from transforms.ad import Zero
 from transforms.core import get_aval
 from transforms.jaxpr import eval_jaxpr
-from transforms.tree import tree_flatten, tree_map, tree_structure, tree_unflatten
+from transforms.tree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",
            "hessian"]
@@ -132,13 +133,18 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
 
 def _split_aux(fun, aux_store):
     def main(*args):
-        out = fun(*args)
-        if not (isinstance(out, tuple) and len(out) == 2):
-            raise TypeError("has_aux=True requires the function to return a pair "
-                            "(output, auxiliary data)")
-        aux_store.append(tree_map(_stop_tracing, out[1]))
-        return out[0]
+        return _take_aux(fun(*args), aux_store)
     return main
+
+
+def _take_aux(out, aux_store):
+    """The output of a ``has_aux`` function's pair; the auxiliary data goes to
+    ``aux_store``, no longer traced."""
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise TypeError("has_aux=True requires the function to return a pair "
+                        "(output, auxiliary data)")
+    aux_store.append(tree_map(_stop_tracing, out[1]))
+    return out[0]
 
 
 def _stop_tracing(x):
@@ -166,28 +172,48 @@ def _argnums_tuple(argnums, nargs, fname):
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
                    holomorphic: bool = False):
     """A function returning ``(fun(*args), gradient)``; see :func:`grad`."""
+    argnums_of: dict = {}           # number of positional arguments -> (single, nums)
+
     @functools.wraps(fun)
     def wrapper(*args, **kwargs):
-        single, nums = _argnums_tuple(argnums, len(args), "grad")
+        try:
+            single, nums = argnums_of[len(args)]
+        except KeyError:
+            single, nums = argnums_of[len(args)] = _argnums_tuple(argnums, len(args), "grad")
         diff_args = tuple(args[i] for i in nums)
-        for i, a in zip(nums, diff_args):
-            _check_grad_input(a, i, holomorphic)
+        leaves, in_tree = tree_flatten(diff_args)
+        ps = []
+        for leaf in leaves:
+            v = core.unwrap(leaf)
+            ps.append(v)
+            _check_grad_leaf(v, leaf, diff_args, nums, holomorphic)
+        out_store: list = []
+        aux_store: list = []
 
-        def partial_fun(*dargs):
+        def flat_fun(*handles):
             full = list(args)
-            for i, a in zip(nums, dargs):
+            for i, a in zip(nums, tree_unflatten(in_tree, handles)):
                 full[i] = a
-            return fun(*full, **kwargs)
+            out = fun(*full, **kwargs)
+            if has_aux:
+                out = _take_aux(out, aux_store)
+            out_leaves, out_tree = tree_flatten(out)
+            out_store.append(out_tree)
+            return out_leaves
 
-        res = vjp(partial_fun, *diff_args, has_aux=has_aux)
-        out, vjp_fn = res[0], res[1]
-        _check_scalar_output(out, holomorphic)
-        (out_leaf,), out_tree = tree_flatten(out)
-        out_aval = get_aval(core.unwrap(out_leaf))
-        one = core.wrap(np.ones(out_aval.shape, out_aval.dtype))
-        grads = vjp_fn(tree_unflatten(out_tree, [one]))
+        outs, linear, in_avals = ad.linearize_flat(flat_fun, ps)
+        out_tree = out_store[0]
+        if len(outs) != 1:
+            raise TypeError("grad requires a function with a single scalar output; got "
+                            f"{out_tree}. Use jacrev or vjp for other outputs.")
+        out_aval = get_aval(outs[0])
+        _check_scalar_aval(out_aval, holomorphic)
+        one = np.ones(out_aval.shape, out_aval.dtype)
+        cts = ad.backward_pass(linear.jaxpr, linear.consts, [one])
+        grads = tree_unflatten(in_tree, [core.wrap(ad.instantiate(c)) for c in cts])
         g = grads[0] if single else grads
-        return ((out, res[2]), g) if has_aux else (out, g)
+        out = tree_unflatten(out_tree, [core.wrap(outs[0])])
+        return ((out, aux_store[0]), g) if has_aux else (out, g)
     return wrapper
 
 
@@ -212,26 +238,32 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     return wrapper
 
 
-def _check_grad_input(arg, i, holomorphic):
-    for leaf in tree_flatten(arg)[0]:
-        aval = get_aval(core.unwrap(leaf))
-        if aval.dtype.kind in "biu":
-            raise TypeError(f"grad requires real- or complex-valued inputs (input dtype that "
-                            f"is a sub-dtype of np.inexact), but got {aval.dtype.name} for "
-                            f"argument {i}. If you want to use integer-valued inputs, use "
-                            "vjp or set allow_int via a float cast of the argument.")
-        if holomorphic and aval.dtype.kind != "c":
-            raise TypeError(f"grad with holomorphic=True requires complex inputs, got "
-                            f"{aval.dtype.name} for argument {i}")
+def _check_grad_leaf(v, leaf, diff_args, nums, holomorphic):
+    """``v`` (the value of ``leaf``, one leaf of the arguments ``nums``) can be
+    differentiated; otherwise the TypeError naming its argument."""
+    try:
+        aval = get_aval(v)
+    except TypeError:
+        raise TypeError(f"grad: argument {leaf!r} of type {type(leaf).__name__} is not a "
+                        "valid array value (use arrays, Python numbers, or pytrees of "
+                        "them)") from None
+    kind = aval.dtype.kind
+    if kind == "c" or (kind == "f" and not holomorphic) or aval.dtype.name == "bfloat16":
+        return
+    i = next((n for n, a in zip(nums, diff_args)
+              if any(x is leaf for x in tree_flatten(a)[0])), nums[0])
+    if kind in "biu":
+        raise TypeError(f"grad requires real- or complex-valued inputs (input dtype that "
+                        f"is a sub-dtype of np.inexact), but got {aval.dtype.name} for "
+                        f"argument {i}. If you want to use integer-valued inputs, use "
+                        "vjp or set allow_int via a float cast of the argument.")
+    if holomorphic and kind != "c":
+        raise TypeError(f"grad with holomorphic=True requires complex inputs, got "
+                        f"{aval.dtype.name} for argument {i}")
 
 
-def _check_scalar_output(out, holomorphic):
-    leaves = tree_flatten(out)[0]
-    if len(leaves) != 1:
-        raise TypeError("grad requires a function with a single scalar output; got "
-                        f"{tree_structure(out)}. Use jacrev or vjp for other outputs.")
-    aval = get_aval(core.unwrap(leaves[0]))
-    if aval.size != 1:      # a one-element array counts as a scalar, as in autograd/torch
+def _check_scalar_aval(aval, holomorphic):
+    if math.prod(aval.shape) != 1:  # a one-element array counts as a scalar (autograd, torch)
         raise TypeError(f"Gradient only defined for scalar-output functions. Output had "
                         f"shape: {aval.shape}. Use jacrev, jacfwd or vjp instead.")
     if aval.dtype.kind == "c" and not holomorphic:

@@ -14,6 +14,7 @@ transformations read), so adding a primitive touches one place.
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any, Callable
 
@@ -55,7 +56,7 @@ class ShapedArray:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
         a = _new_object(ShapedArray)
