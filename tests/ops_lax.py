@@ -308,6 +308,14 @@ ENTRIES += [
         lambda x, new_dtype: x.view(new_dtype)),
     _lax("select_n", S.broadcastable_arrays(S.FLOATS, 3).map(
         lambda t: Sample((t[0] > 0, t[1], t[2]))), lambda c, a, b: np.where(c, b, a)),
+    # ties (equal values, frequent among small integers) weigh 1/2; NaN loses
+    _lax("tie_weight", st.tuples(S.broadcastable_arrays(S.FLOATS + S.INTS[:2], 2,
+                                                        min_value=-2, max_value=2),
+                                 st.booleans(), st.sampled_from(S.FLOATS)).map(
+        lambda t: Sample(t[0], {"less": t[1], "dtype": np.dtype(t[2])})),
+        lambda x, y, less, dtype: np.where((x < y) if less else (x > y), 1.0,
+                                           np.where(x == y, 0.5, 0.0)).astype(dtype),
+        differentiable=False),
     _lax("clamp", S.broadcastable_arrays(S.FLOATS, 3, edges=False).map(
         lambda t: Sample(t)), lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)),
     _lax("integer_pow", S.arrays(st.sampled_from(S.FLOATS + S.INTS), min_value=-3,

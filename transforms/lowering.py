@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from transforms.core import ShapedArray
-from transforms.jaxpr import ClosedJaxpr, Jaxpr, Literal
+from transforms.core import ShapedArray, unwrap
+from transforms.jaxpr import ClosedJaxpr, Jaxpr, Literal, trace_to_jaxpr
 
 __all__ = ["Value", "LoweringContext", "lower_jaxpr", "lower_module", "mlir_type",
            "element_type", "LoweringError"]
@@ -257,6 +257,20 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence, args: Sequ
                     f"{mlir_type(var.aval.shape, var.aval.dtype)}")
             env[var] = val
     return [read(v) for v in jaxpr.outvars]
+
+
+def lower_composite(fun: Callable, multiple_results: bool = False) -> Callable:
+    """A lowering rule that emits ``fun(*operands, **params)``, a composition of other
+    primitives, traced on the operands' avals (for primitives whose eager implementation
+    is one NumPy routine but whose compiled form is built from other primitives)."""
+    def rule(ctx: LoweringContext, *args, **params):
+        def flat(*handles):
+            out = fun(*map(unwrap, handles), **params)
+            return list(out) if multiple_results else [out]
+        closed = trace_to_jaxpr(flat, list(ctx.avals_in))
+        outs = lower_jaxpr(ctx, closed.jaxpr, closed.consts, args)
+        return outs if multiple_results else outs[0]
+    return rule
 
 
 def lower_module(closed: ClosedJaxpr, name: str = "jit_fn", transport: dict | None = None

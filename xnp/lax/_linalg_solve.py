@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from transforms.ad import Zero, is_undefined
-from transforms.core import get_aval, unwrap
-from transforms.jaxpr import trace_to_jaxpr
-from transforms.lowering import lower_jaxpr
+from transforms.core import get_aval
+from transforms.lowering import lower_composite
 from xnp.lax._base import primitive
 from xnp.lax._elementwise import mul_p, sub_p
 from xnp.lax._linalg import _batch_leading, lu_solve, mm, mT
@@ -57,16 +56,11 @@ def _solve_transpose(ct, a, b, *, transpose_a):
     return [None, solve_p.bind(a, ct, transpose_a=not transpose_a)]
 
 
-def _solve_lower(ctx, a, b, *, transpose_a):
-    avals = list(ctx.avals_in)
-
-    def composite(a, b):
-        return [lu_solve(mT(a) if transpose_a else a, b)]
-    closed = trace_to_jaxpr(lambda *xs: composite(*map(unwrap, xs)), avals)
-    return lower_jaxpr(ctx, closed.jaxpr, closed.consts, [a, b])[0]
+def _solve_via_lu(a, b, *, transpose_a):
+    return lu_solve(mT(a) if transpose_a else a, b)
 
 
 solve_p.jvp = _solve_jvp
 solve_p.transpose = _solve_transpose
-solve_p.lower = _solve_lower
+solve_p.lower = lower_composite(_solve_via_lu)
 _batch_leading(solve_p)
