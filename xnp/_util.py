@@ -45,6 +45,15 @@ def raw(x: Any):
 
 def _sequence_to_value(seq):
     """NumPy's conversion of nested lists, where the leaves may be xnp arrays or tracers."""
+    try:                    # plain numbers and concrete arrays: NumPy converts them at once
+        value = np.asarray(seq)
+    except TypeError:       # a traced leaf refused conversion: build it with primitives
+        pass
+    else:
+        if value.dtype == object:
+            raise ValueError("setting an array element with a sequence. The requested "
+                             "array has an inhomogeneous shape")
+        return value
     leaves: list = []
     _collect(seq, leaves)
     if not any(isinstance(leaf, Tracer) for leaf in leaves):

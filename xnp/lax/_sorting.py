@@ -22,6 +22,11 @@ def _sort_eval(*operands, dimension, is_stable=True, num_keys=1):
 def _sort_impl(*operands, dimension, is_stable=True, num_keys=1):
     operands = [np.asarray(op) for op in operands]
     keys = operands[:num_keys]
+    if len(operands) == 1:
+        # Values only: stability cannot show (equal values are alike, up to the order of
+        # -0.0 and 0.0, which this leaves as numpy.sort does), and NumPy's default sort is
+        # several times faster than its stable one.
+        return [np.sort(keys[0], axis=dimension)]
     if num_keys == 1:
         perm = np.argsort(keys[0], axis=dimension, kind="stable")
     else:
