@@ -383,15 +383,42 @@ def _correlate_v(a, v, mode):
     span = length + m - 1
     q = B.pad_p.bind(a, zero, padding_config=((m - 1 - start, span - n - (m - 1 - start),
                                                0),))
-    # Rows j of the Toeplitz matrix T[j, k] = q[j + k]: m copies of q laid out flat and
-    # re-cut into rows one element longer, so that row j starts j elements further on.
+    if m <= _FEW_TAPS:          # a sum of shifted copies: m multiply-adds of the output's size
+        out = None
+        for k in range(m):
+            term = B.mul_p.bind(B.slice_p.bind(q, start_indices=(k,),
+                                               limit_indices=(k + length,)),
+                                B.reshape_p.bind(B.slice_p.bind(v, start_indices=(k,),
+                                                                limit_indices=(k + 1,)),
+                                                 new_sizes=()))
+            out = term if out is None else B.add_p.bind(out, term)
+        return out
+    out = None                  # blocks of taps, each one matrix-vector product
+    for k0 in range(0, m, _TAP_BLOCK):
+        k1 = builtins.min(k0 + _TAP_BLOCK, m)
+        part = B.slice_p.bind(q, start_indices=(k0,), limit_indices=(k1 - 1 + length,))
+        taps = B.slice_p.bind(v, start_indices=(k0,), limit_indices=(k1,))
+        term = B.dot_general_p.bind(_toeplitz_rows(part, k1 - k0, length, zero), taps,
+                                    dimension_numbers=(((0,), (0,)), ((), ())))
+        out = term if out is None else B.add_p.bind(out, term)
+    return out
+
+
+_FEW_TAPS = 8
+_TAP_BLOCK = 128
+
+
+def _toeplitz_rows(q, m, length, zero):
+    """T[j, k] = q[j + k] for j < m, k < length (q has m - 1 + length elements): m copies
+    of q laid out flat and re-cut into rows one element longer, so that row j starts j
+    elements further on."""
+    span = length + m - 1
     tiled = B.reshape_p.bind(B.broadcast_in_dim_p.bind(q, shape=(m, span),
                                                        broadcast_dimensions=(1,)),
                              new_sizes=(m * span,))
     tiled = B.pad_p.bind(tiled, zero, padding_config=((0, m, 0),))
     rows = B.reshape_p.bind(tiled, new_sizes=(m, span + 1))
-    windows = B.slice_p.bind(rows, start_indices=(0, 0), limit_indices=(m, length))
-    return B.dot_general_p.bind(windows, v, dimension_numbers=(((0,), (0,)), ((), ())))
+    return B.slice_p.bind(rows, start_indices=(0, 0), limit_indices=(m, length))
 
 
 def _prepare(a, v, name):
