@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import CompositePrimitive, Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -394,24 +394,53 @@ def _flat_nonzero_v(mask, size: int):
 
 def _nonzero_v(v, size, fill_value, what: str) -> list:
     shape = shape_of(v)
-    mask = _ravel(_nonzero_mask(v))
     padded = size is not None
     if size is None:
-        size = _concrete_count(mask, what)
+        size = _concrete_count(_ravel(_nonzero_mask(v)), what)
     size = operator.index(size)
-    pos, valid = _flat_nonzero_v(mask, size)
-    coords = []
-    for d, (n, s) in enumerate(zip(shape, _strides(shape, "C"))):
-        c = pos if s == 1 else lax.floor_divide_p.bind(pos, np.int64(max(s, 1)))
-        coords.append(lax.rem_p.bind(c, np.int64(max(n, 1))) if d else c)
+    fills = None
     if padded:
         fills = fill_value if isinstance(fill_value, (tuple, list)) else \
             [0 if fill_value is None else fill_value] * len(shape)
         if len(fills) != len(shape):
             raise ValueError(f"fill_value must be a scalar or a tuple of length "
                              f"{len(shape)}; got {fill_value!r}")
+        fills = tuple(fills)
+        if not all(type(f) in (int, float, bool) or isinstance(f, np.generic)
+                   for f in fills):
+            return _nonzero_coords(v, size=size, fills=fills)
+    return nonzero_p.bind(v, size=size, fills=fills)
+
+
+def _nonzero_coords(v, *, size, fills):
+    """Coordinates of the non-zero elements, ``size`` of them (padded with ``fills``, one
+    per axis, or with 0 when None) from a cumsum and a scatter."""
+    shape = shape_of(v)
+    pos, valid = _flat_nonzero_v(_ravel(_nonzero_mask(v)), size)
+    coords = []
+    for d, (n, s) in enumerate(zip(shape, _strides(shape, "C"))):
+        c = pos if s == 1 else lax.floor_divide_p.bind(pos, np.int64(max(s, 1)))
+        coords.append(lax.rem_p.bind(c, np.int64(max(n, 1))) if d else c)
+    if fills is not None:
         coords = [where_v(valid, c, cast_v(raw(f), _I64)) for c, f in zip(coords, fills)]
     return coords
+
+
+def _nonzero_numpy(v, *, size, fills):
+    coords = np.nonzero(v) if np.ndim(v) else ()
+    fills = fills if fills is not None else (0,) * len(coords)
+    out = []
+    for c, f in zip(coords, fills):
+        c = c[:size].astype(np.int64)
+        if len(c) < size:
+            c = np.concatenate([c, np.full(size - len(c), f, np.int64)])
+        out.append(c)
+    return out
+
+
+# Eagerly numpy.nonzero; under transformations the cumsum-and-scatter composition.
+nonzero_p = CompositePrimitive("nonzero", impl=_nonzero_numpy, expand=_nonzero_coords,
+                               multiple_results=True)
 
 
 def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple:
