@@ -29,6 +29,7 @@ from transforms.core import Tracer, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
+from xnp._index_eager import advanced_index_p, numpy_key
 from xnp._util import broadcast_to_v, cast_v, full_v, raw, shape_of
 from xnp.lax._base import broadcast_shapes_cached, loop_dtypes
 
@@ -343,6 +344,15 @@ def index_value(v, key, mode: str | None = None, fill_value=None):
     """``v[key]`` on a raw value. ``mode=None`` is NumPy's (IndexError for concrete
     out-of-bounds indices, clamping of traced ones); "clip" clamps; "fill"/"drop" give
     ``fill_value`` (default: NaN, the smallest int, True) for out-of-bounds indices."""
+    if mode is None and type(v) is np.ndarray and v.ndim:
+        plan = numpy_key(key)
+        if plan is not None:
+            return advanced_index_p.bind(v, *plan[1], template=plan[0])
+    return general_index_value(v, key, mode, fill_value)
+
+
+def general_index_value(v, key, mode: str | None = None, fill_value=None):
+    """:func:`index_value` through primitives for every key form."""
     if mode not in _MODES:
         raise ValueError(f"invalid indexing mode {mode!r}; expected one of {_MODES}")
     shape = shape_of(v)
