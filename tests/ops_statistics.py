@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opinfo import OpInfo, Sample
 
+import xnp
+
 _E = Sample
 _SMALL = st.integers(-5, 5)
 
@@ -250,7 +252,12 @@ ENTRIES = [
         lambda s: Sample(s.args, {k: v for k, v in s.kwargs.items()
                                   if k in ("y", "rowvar", "dtype")})), rtol=1e-9,
            atol=1e-12),
-    OpInfo("interp", _interp_samples(), rtol=1e-9, atol=1e-12),
+    OpInfo("interp", _interp_samples(), rtol=1e-9, atol=1e-12, differentiable=False),
+    # xp sorted inside, so that inputs the derivative checks redraw stay valid (unsorted
+    # xp is undefined behaviour, where NumPy and the traced search may differ)
+    OpInfo("interp", _interp_samples(), id="interp-sorted-xp", rtol=1e-9, atol=1e-12,
+           op=lambda x, xp, fp, **kw: xnp.interp(x, xnp.sort(xp), fp, **kw),
+           ref=lambda x, xp, fp, **kw: np.interp(x, np.sort(xp), fp, **kw)),
     OpInfo("diff", _diff_samples()),
     OpInfo("ediff1d", _ediff1d_samples()),
     OpInfo("gradient", _gradient_samples(), rtol=1e-9, atol=1e-12),

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from transforms.core import Tracer, concrete_or_error, get_aval
+from transforms.core import CompositePrimitive, Tracer, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -162,6 +162,26 @@ def bincount(x, /, weights=None, minlength: int = 0, *, length: int | None = Non
 def count_v(idx, weights, length: int):
     """Sum ``weights`` (or ones) into ``length`` bins at int64 indices ``idx`` (1-d);
     indices outside ``[0, length)`` are dropped."""
+    if weights is None:
+        return count_p.bind(idx, length=length)
+    return count_p.bind(idx, weights, length=length)
+
+
+def _count_numpy(idx, weights=None, *, length):
+    idx = np.asarray(idx)
+    keep = (idx >= 0) & (idx < length)
+    if not keep.all():
+        idx = idx[keep]
+        weights = None if weights is None else np.asarray(weights)[keep]
+    if weights is not None and np.asarray(weights).dtype != np.float64:
+        out = np.zeros(length, np.asarray(weights).dtype)   # bincount sums in float64
+        np.add.at(out, idx, weights)
+        return out
+    return np.bincount(idx, weights, minlength=length).astype(
+        np.int64 if weights is None else np.float64, copy=False)
+
+
+def _count_composite(idx, weights=None, *, length):
     dt = INT64 if weights is None else get_aval(weights).dtype
     zeros = B.broadcast_in_dim_p.bind(cast_v(0, dt), shape=(length,),
                                       broadcast_dimensions=())
@@ -174,6 +194,10 @@ def count_v(idx, weights, length: int):
                                      scatter_dims_to_operand_dims=(0,))
     indices = B.reshape_p.bind(idx, new_sizes=(n, 1))
     return B.scatter_add_p.bind(zeros, indices, updates, dimension_numbers=dn, mode="fill")
+
+
+# Eagerly numpy.bincount; under transformations a scatter-add.
+count_p = CompositePrimitive("count", impl=_count_numpy, expand=_count_composite)
 
 
 # --- histograms --------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import builtins
 
 import numpy as np
 
-from transforms.core import get_aval
+from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -131,7 +131,7 @@ def corrcoef(x, y=None, rowvar: builtins.bool = True, *, dtype=None) -> ndarray:
 
 
 # --- interpolation --------------------------------------------------------------------------------
-def _interp_real(x, xp, fp, left, right):
+def _interp_real_composite(x, xp, fp, left, right):
     """NumPy's piecewise-linear interpolation of real ``fp`` at ``x`` (float64)."""
     n = get_aval(xp).shape[0]
     x0, xn, f0 = first_v(xp), last_v(xp), first_v(fp)
@@ -153,6 +153,19 @@ def _interp_real(x, xp, fp, left, right):
     r = where_v(B.gt_p.bind(x, xn), right, r)
     r = where_v(B.lt_p.bind(x, x0), left, r)
     return where_v(B.is_nan_p.bind(x), x, r)
+
+
+def _interp_numpy(x, xp, fp, left, right):
+    return np.asarray(np.interp(x, xp, fp, left, right), np.float64)
+
+
+# Eagerly numpy.interp; under transformations the search-and-gather composition.
+_interp_real_p = CompositePrimitive("interp", impl=_interp_numpy,
+                                    expand=_interp_real_composite)
+
+
+def _interp_real(x, xp, fp, left, right):
+    return _interp_real_p.bind(x, xp, fp, left, right)
 
 
 def _to_float64(v, what):
