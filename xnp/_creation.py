@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import CompositePrimitive, Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -382,14 +382,25 @@ def _samples_to(y, axis):
     return transpose_v(y, [*range(1, axis + 1), 0, *range(axis + 1, nd)]) if axis else y
 
 
+# Eagerly numpy.linspace; under transformations linspace_v's primitives.
+linspace_p = CompositePrimitive(
+    "linspace", impl=lambda s, e, *, num, endpoint, dtype, axis: np.linspace(
+        s, e, num, endpoint, dtype=dtype, axis=axis),
+    expand=lambda s, e, *, num, endpoint, dtype, axis: linspace_v(
+        s, e, num, endpoint, dtype, axis))
+
+
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype=None, axis: int = 0, *, device=None):
     """``num`` evenly spaced samples from ``start`` to ``stop`` (excluded unless
     ``endpoint``), as :func:`numpy.linspace`; array endpoints give one sample axis at
     ``axis``. With ``retstep`` returns ``(samples, step)``. Integer dtypes floor."""
-    y, step = linspace_v(start, stop, num, endpoint, dtype, axis, retstep=True)
     if not retstep:
-        return wrap(y)
+        return wrap(linspace_p.bind(raw(start), raw(stop), num=operator.index(num),
+                                    endpoint=bool(endpoint),
+                                    dtype=None if dtype is None else to_dtype(dtype),
+                                    axis=axis))
+    y, step = linspace_v(start, stop, num, endpoint, dtype, axis, retstep=True)
     return wrap(y), (wrap(step) if not isinstance(step, float) else step)
 
 
