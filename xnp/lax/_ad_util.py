@@ -95,7 +95,8 @@ def defjvp(prim, *rules, use_ans: bool = False):
             contrib = rule(t, out, *primals, **params) if use_ans else \
                 rule(t, *primals, **params)
             ca = contrib.aval if isinstance(contrib, Tracer) else get_aval(contrib)
-            if ca.dtype is not dtype or ca.shape != np.shape(out):
+            if ca.dtype is not dtype or ca.shape != (
+                    out.shape if type(out) is np.ndarray else get_aval(out).shape):
                 contrib = fit(contrib, get_aval(out))
             total = contrib if total is None else add_tangents(total, contrib)
         return out, (Zero.of_value(out) if total is None else total)
