@@ -12,6 +12,7 @@ reduction (``ufunc.reduce`` looks reductions up here).
 from __future__ import annotations
 
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -111,7 +112,7 @@ def mask_v(v, where, fill, name: str):
 def count_v(shape: tuple, axes: tuple, where, name: str):
     """Number of elements reduced: a Python int, or an int64 value when ``where`` masks."""
     if where is True:
-        return int(np.prod([shape[i] for i in axes], dtype=np.int64))
+        return math.prod([shape[i] for i in axes])
     w = broadcast_to_v(raw(where), shape)
     return lax.reduce_sum_p.bind(cast_v(w, INT64), axes=axes)
 

@@ -63,6 +63,8 @@ bitcast_convert_type_p = primitive("bitcast_convert_type", impl=_bitcast_impl,
 # --- creation ---------------------------------------------------------------------------------
 def _iota_impl(*, dtype, shape, dimension):
     ramp = np.arange(shape[dimension], dtype=dtype)
+    if len(shape) == 1:
+        return ramp
     view = [1] * len(shape)
     view[dimension] = shape[dimension]
     return np.broadcast_to(ramp.reshape(view), shape)
