@@ -51,3 +51,16 @@ def test_type_helpers():
     assert list(xnp.ndindex(2, 1)) == [(0, 0), (1, 0)]
     assert not xnp.isfortran(a) and xnp.shares_memory(a, a)
     assert not xnp.may_share_memory(a, xnp.arange(4))
+
+
+def test_flags_describe_a_fresh_contiguous_array():
+    a = xnp.arange(6.0).reshape(2, 3)
+    assert a.flags.c_contiguous and a.flags["C_CONTIGUOUS"] and a.flags.writeable
+    assert a.flags.owndata and not a.flags.f_contiguous
+    assert xnp.ones(3).flags.f_contiguous          # 1-d: both, as in NumPy
+
+
+def test_lib_numpy_version_and_stride_tricks_exist():
+    assert xnp.lib.NumpyVersion("2.1.0") >= "2.0.0"
+    w = xnp.lib.stride_tricks.sliding_window_view(xnp.arange(5), 2)
+    np.testing.assert_array_equal(w, np.lib.stride_tricks.sliding_window_view(np.arange(5), 2))

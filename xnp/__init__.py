@@ -14,7 +14,7 @@ from transforms.batching import vmap
 from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from transforms.jit import disable_jit, jit
-from xnp import fft, lax, linalg, random
+from xnp import fft, lax, lib, linalg, random
 from xnp._array import ndarray
 from xnp._array_api import __array_namespace_info__, from_dlpack  # noqa: F401
 from xnp._creation import *  # noqa: F403

@@ -70,6 +70,13 @@ class ndarray:
         return self.dtype.itemsize
 
     @property
+    def flags(self):
+        """NumPy's memory-layout flags of a freshly allocated array of this shape and dtype
+        (xnp arrays have no layout of their own: C-contiguous, owning, writeable).
+        Setting a flag has no effect."""
+        return np.empty(self.shape, self.dtype).flags
+
+    @property
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
