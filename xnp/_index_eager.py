@@ -1,9 +1,12 @@
-"""Advanced indexing of concrete arrays by concrete index arrays: one NumPy call.
+"""Indexing of concrete arrays by concrete keys: one NumPy call.
 
 ``x[idx]`` through gather costs some 40 us of Python (parsing the key, building index
-vectors and dimension numbers) where NumPy needs well under one. When neither the array
-nor any index is traced, ``advanced_index_p`` runs ``numpy.ndarray.__getitem__`` itself;
-under a transformation it expands to the general gather path of ``_indexing.py``.
+vectors and dimension numbers), and ``x[i]`` through slice and reshape some 4 us, where
+NumPy needs well under one. When neither the array nor any index is traced, ``index_p``
+runs ``numpy.ndarray.__getitem__`` itself; under a transformation it expands to the
+general path of ``_indexing.py`` (slices, or one gather). Basic keys give NumPy's views,
+which xnp never writes through: in-place updates of an array whose buffer another value
+shares copy first.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ _PLAIN = (int, slice, type(None), type(Ellipsis), bool)
 
 
 def numpy_key(key):
-    """``(template, arrays)`` when ``key`` holds at least one concrete integer or boolean
-    index array and otherwise only ints, slices, None and Ellipsis; else None. The
-    template is the key with each array replaced by its position in ``arrays``."""
+    """``(template, arrays)`` when ``key`` holds only ints, slices, None, Ellipsis and
+    concrete integer or boolean index arrays; else None. The template is the key with
+    each array replaced by its position in ``arrays``."""
     items = key if type(key) is tuple else (key,)
     template, arrays = [], []
     for k in items:
@@ -35,8 +38,6 @@ def numpy_key(key):
             template.append(k)
         else:
             return None
-    if not arrays:
-        return None
     return (tuple(template) if type(key) is tuple else template[0]), arrays
 
 
@@ -48,9 +49,9 @@ class _Slot:
 
 
 def _rebuild(template, arrays):
-    if type(template) is _Slot:
-        return arrays[template.i]
-    return tuple(arrays[k.i] if type(k) is _Slot else k for k in template)
+    if type(template) is tuple:
+        return tuple(arrays[k.i] if type(k) is _Slot else k for k in template)
+    return arrays[template.i] if type(template) is _Slot else template
 
 
 def _numpy_getitem(v, *arrays, template):
@@ -62,5 +63,4 @@ def _general_getitem(v, *arrays, template):
     return general_index_value(v, _rebuild(template, arrays))
 
 
-advanced_index_p = CompositePrimitive("advanced_index", impl=_numpy_getitem,
-                                      expand=_general_getitem)
+index_p = CompositePrimitive("index", impl=_numpy_getitem, expand=_general_getitem)

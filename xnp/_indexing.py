@@ -29,7 +29,7 @@ from transforms.core import Tracer, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
-from xnp._index_eager import advanced_index_p, numpy_key
+from xnp._index_eager import index_p, numpy_key
 from xnp._util import broadcast_to_v, cast_v, full_v, raw, shape_of
 from xnp.lax._base import broadcast_shapes_cached, loop_dtypes
 
@@ -347,7 +347,7 @@ def index_value(v, key, mode: str | None = None, fill_value=None):
     if mode is None and type(v) is np.ndarray and v.ndim:
         plan = numpy_key(key)
         if plan is not None:
-            return advanced_index_p.bind(v, *plan[1], template=plan[0])
+            return index_p.bind(v, *plan[1], template=plan[0])
     return general_index_value(v, key, mode, fill_value)
 
 

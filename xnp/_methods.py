@@ -9,10 +9,11 @@ import sys
 import numpy as np
 
 import xnp
-from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state
+from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state, get_aval
 from xnp import lax
 from xnp._array import _new_handle, _wrap, ndarray
 from xnp._dtypes import can_cast
+from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, raw
 
@@ -36,6 +37,7 @@ def _binary(fn):
     path straight to its implementation when eager) or a function on values."""
     prim = fn if isinstance(fn, Primitive) else None
     impl = prim.impl if prim is not None else None
+    ufunc = impl if isinstance(impl, np.ufunc) else None
     fn = prim.bind if prim is not None else fn
     # Closure cells are read faster than module globals on this hot path.
     handle, new, active, scalars = ndarray, _new_handle, _n_active, _SCALARS
@@ -68,6 +70,22 @@ def _binary(fn):
         o = _other_value(other)
         if o is NotImplemented:
             return o
+        if ufunc is not None and (not active[0] or _state.trace is _EVAL_TRACE):
+            buf = self._value
+            # As in _setitem_in_place: a buffer nothing else can see is updated in place
+            # (NumPy's out= gives the same casting, broadcasting and errors).
+            if type(buf) is np.ndarray and sys.getrefcount(buf) <= 3 and \
+                    buf.flags.owndata and buf.flags.writeable and \
+                    (type(o) in scalars or type(o) is np.ndarray or isinstance(o, np.generic)):
+                ufunc(buf, o, out=buf, casting="same_kind")
+                return self
+            result = impl(buf, o)
+            if type(result) is type(buf) and result.dtype == buf.dtype and \
+                    result.shape == buf.shape:        # nothing to cast or broadcast
+                self._value = result
+                return self
+            self._value = _same_kind_into(self, result, fn)
+            return self
         result = fn(self._value, o)
         self._value = _same_kind_into(self, result, fn)
         return self
@@ -85,7 +103,7 @@ def _same_kind_into(handle, result, fn):
                             "with casting rule 'same_kind'")
         result = cast_v(result, dt)
     shape = handle.shape
-    rshape = np.shape(result) if not isinstance(result, Tracer) else result.shape
+    rshape = get_aval(result).shape
     if rshape != shape:
         if len(rshape) > len(shape) or np.broadcast_shapes(rshape, shape) != shape:
             raise ValueError(f"non-broadcastable output operand with shape {shape} doesn't "
@@ -171,6 +189,15 @@ _DELEGATED = [
 ]
 
 
+def _getitem(self, key):
+    v = self._value
+    if type(key) is int and type(v) is np.ndarray and v.ndim:    # x[i]: the common case
+        h = _new_handle(ndarray)
+        h._value = _index_p.bind(v, template=key)
+        return h
+    return xnp._indexing.getitem(self, key)
+
+
 def _install_methods():
     for name in _DELEGATED:
         if hasattr(xnp, name):
@@ -188,7 +215,7 @@ def _install_methods():
     ndarray.real = property(lambda self: xnp.real(self))
     ndarray.imag = property(lambda self: xnp.imag(self))
     ndarray.flat = property(lambda self: xnp.ravel(self))
-    ndarray.__getitem__ = lambda self, key: xnp._indexing.getitem(self, key)
+    ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
     ndarray.at = property(lambda self: xnp._indexing.IndexUpdateHelper(self))
     ndarray.__array_ufunc__ = _array_ufunc
