@@ -481,6 +481,35 @@ def test_in_place_writes_are_seen_only_through_the_written_array():
     _same(f_vjp(xnp.ones(3))[0], np.cos(0.5) * np.array([1.0, 2.0, 3.0]))
 
 
+def test_in_place_operators_are_seen_only_through_the_updated_array():
+    # a += b updates a's buffer in place when nothing else references it; views, aliases,
+    # caller-owned NumPy arrays and vjp residuals keep their values, as for x[k] = v.
+    x = xnp.arange(4.0)
+    buffer_id = id(x._value)
+    x += 1.0
+    x *= xnp.asarray([1.0, 2.0, 3.0, 4.0])
+    assert id(x._value) == buffer_id            # the fast path was taken
+    _same(x, np.array([1.0, 4.0, 9.0, 16.0]))
+    source = np.zeros(3)
+    y = xnp.asarray(source)
+    y += 1.0
+    _same(source, np.zeros(3))
+    z = xnp.arange(6.0)
+    view = z[1:4]
+    z -= 1.0
+    _same(view, np.array([1.0, 2.0, 3.0]))
+    u = xnp.asarray(np.array([1.0, 2.0, 3.0]))
+    _, f_vjp = xnp.vjp(lambda t: xnp.sin(t) * u, xnp.asarray(np.array([0.5, 0.5, 0.5])))
+    u += 100.0
+    _same(f_vjp(xnp.ones(3))[0], np.cos(0.5) * np.array([1.0, 2.0, 3.0]))
+    i = xnp.arange(3)
+    with pytest.raises(TypeError, match="same_kind"):
+        i += 1.5
+    with pytest.raises(ValueError, match="broadcast"):
+        x += xnp.ones((2, 4))
+    _same(i, np.arange(3))
+
+
 def test_empty_tuple_key_assigns_the_whole_array():
     # x[()] indexes no axis, so size-1 leading dimensions of the value drop as in any
     # whole-array assignment; x[0] selects one element, which rejects arrays (NumPy).
