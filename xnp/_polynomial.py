@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 import xnp
-from transforms.core import ConcretizationTypeError, concrete_or_error
+from transforms.core import ConcretizationTypeError, concrete_or_error, is_eager
 from xnp._array import ndarray
 
 __all__ = ["polyval", "polyfit", "roots", "poly", "polyder", "polyint", "polyadd",
@@ -95,7 +95,7 @@ def polyfit(x, y, deg, rcond=None, full: bool = False, w=None, cov=False):
         rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
     scale = xnp.sqrt(xnp.sum(lhs * lhs, axis=0))
     lhs = lhs / scale
-    if full or cov:
+    if full or cov or is_eager():       # eagerly one LAPACK least-squares call, as NumPy
         c, resids, rank, s = xnp.linalg.lstsq(lhs, rhs, rcond)
         rank = int(concrete_or_error(rank, "polyfit's rank"))
     else:
