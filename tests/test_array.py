@@ -164,3 +164,21 @@ def test_methods_delegate_to_functions(pair):
     z = xnp.asarray(np.array([3, 1, 2]))
     z.sort()
     assert z.tolist() == [1, 2, 3]
+
+
+def test_zero_d_arrays_hash_and_round_like_the_numpy_scalars_numpy_returns():
+    # NumPy's reductions return scalars; xnp's return 0-d arrays, which hash and round
+    # as those scalars do (counting into dicts, round(np.mean(x), 2)).
+    counts: dict = {}
+    for row in ([1, 5, 2], [7, 0, 1], [0, 9, 3]):
+        k = xnp.argmax(xnp.asarray(row))
+        counts[k] = counts.get(k, 0) + 1
+    assert counts == {1: 2, 0: 1}
+    s = xnp.mean(xnp.asarray([1.0, 2.0, 2.5]))
+    assert hash(s) == hash(np.mean([1.0, 2.0, 2.5]))
+    assert round(s) == round(np.mean([1.0, 2.0, 2.5])) and type(round(s)) is int
+    assert float(round(s, 2)) == float(round(np.mean([1.0, 2.0, 2.5]), 2))
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(xnp.ones(2))
+    with pytest.raises(TypeError, match="__round__"):
+        round(xnp.ones(2))

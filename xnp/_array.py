@@ -34,7 +34,6 @@ class ndarray:
     # passing it back to a jitted function needs no transfer; stale once _value changes.
     __slots__ = ("_value", "_buffer", "__weakref__")
     __array_priority__ = 100
-    __hash__ = None
 
     def __init__(self, shape=(), dtype=float, buffer=None):
         if buffer is not None:
@@ -136,6 +135,25 @@ class ndarray:
 
     def __complex__(self):
         return complex(self._concrete("complex(x)"))
+
+    def __hash__(self):
+        # NumPy returns scalars (hashable) where xnp returns 0-d arrays: a 0-d array
+        # hashes as its element, so ``counts[np.argmax(p)] += 1`` works as with NumPy.
+        # Larger arrays are unhashable, as NumPy's.
+        if self.ndim:
+            raise TypeError("unhashable type: 'ndarray'")
+        return hash(self.item())
+
+    def __round__(self, ndigits=None):
+        """``round(x)`` of a 0-d array, as of the NumPy scalar NumPy would have returned:
+        a Python int without ``ndigits``, else a 0-d array. Larger arrays raise, as
+        NumPy's."""
+        if self.ndim:
+            raise TypeError("type ndarray doesn't define __round__ method")
+        if ndigits is None:
+            return round(self.item())
+        from xnp import round as round_
+        return round_(self, ndigits)
 
     def __index__(self):
         v = np.asarray(self._concrete("operator.index(x) (an array used as an index)"))
