@@ -66,3 +66,19 @@ _ERRORS = [
         Sample((np.ones(3, bool), np.ones(3, bool)))]),         # boolean subtract
 ]
 ENTRIES += _ERRORS
+
+
+def _accumulate_samples(dtypes):
+    """An array of at least one dimension and an axis (or None: flattened)."""
+    return S.arrays(st.sampled_from(dtypes), S.shapes(1, 3)).flatmap(
+        lambda a: st.sampled_from([None, *range(-a.ndim, a.ndim)]).map(
+            lambda ax: Sample((a,), {"axis": ax})))
+
+
+_ACCUMULATE = {"add": S.REAL, "multiply": S.FLOATS, "maximum": S.REAL, "minimum": S.REAL,
+               "fmax": S.FLOATS, "fmin": S.FLOATS, "logaddexp": S.FLOATS,
+               "logical_and": S.REAL, "logical_or": S.REAL}
+ENTRIES += [OpInfo(f"{name}.accumulate", _accumulate_samples(dtypes),
+                   differentiable=name not in ("logical_and", "logical_or"),
+                   rtol=1e-6, errors=[Sample((np.array(1.0),))])
+            for name, dtypes in _ACCUMULATE.items()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -182,3 +183,23 @@ def test_zero_d_arrays_hash_and_round_like_the_numpy_scalars_numpy_returns():
         hash(xnp.ones(2))
     with pytest.raises(TypeError, match="__round__"):
         round(xnp.ones(2))
+
+
+def test_predicates_return_python_bools_as_numpy():
+    for fn, args in [(xnp.allclose, ([1.0, 2.0], [1.0, 2.0 + 1e-12])),
+                     (xnp.array_equal, ([1, 2], [1, 2])), (xnp.array_equal, ([1], [1, 2])),
+                     (xnp.array_equiv, ([1, 1], 1)), (xnp.array_equiv, ([1, 2], [1, 2, 3]))]:
+        got, want = fn(*args), getattr(np, fn.__name__)(*args)
+        assert type(got) is bool and got == want
+    traced = xnp.jit(lambda a: xnp.allclose(a, 1.0))(np.ones(2))     # traced: an array
+    assert bool(traced)
+
+
+def test_modf_keeps_the_sign_of_zero_fractions_without_warnings():
+    x = np.array([-2.5, -1.0, -0.0, 0.0, 3.0, np.inf, -np.inf, np.nan])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = xnp.modf(x)
+    for g, w in zip(got, np.modf(x)):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))

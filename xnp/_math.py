@@ -3,9 +3,11 @@ rounding to decimals, complex parts, and closeness tests."""
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
-from transforms.core import concrete_or_error
+from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -169,33 +171,43 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     return wrap(close)
 
 
+def _python_bool(x):
+    """A Python bool, as NumPy returns, for a concrete result; the traced 0-d array
+    otherwise (its value is not known while tracing)."""
+    v = raw(x)
+    return x if isinstance(v, Tracer) else builtins.bool(v)
+
+
 def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
-    """Whether all elements are :func:`isclose` (a 0-d bool array)."""
+    """Whether all elements are :func:`isclose`: a Python bool, as NumPy (a 0-d bool
+    array when traced)."""
     from xnp import all as all_
-    return all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _python_bool(all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def array_equal(a1, a2, equal_nan: bool = False) -> ndarray:
-    """Same shape and elements (a 0-d bool array; False for shapes that differ)."""
+    """Same shape and elements: a Python bool, as NumPy (a 0-d bool array when traced;
+    False for shapes that differ)."""
     from xnp import all as all_
     x, y = raw(a1), raw(a2)
     if shape_of(x) != shape_of(y):
-        return wrap(np.asarray(False))
+        return False
     eq = lax.eq_p.bind(x, y)
     if equal_nan and is_inexact(dtype_of(x)) and is_inexact(dtype_of(y)):
         eq = lax.or_p.bind(eq, lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y)))
-    return all_(wrap(eq))
+    return _python_bool(all_(wrap(eq)))
 
 
 def array_equiv(a1, a2) -> ndarray:
-    """Equal after broadcasting (False if the shapes do not broadcast)."""
+    """Equal after broadcasting: a Python bool, as NumPy (a 0-d bool array when traced;
+    False if the shapes do not broadcast)."""
     from xnp import all as all_
     x, y = raw(a1), raw(a2)
     try:
         np.broadcast_shapes(shape_of(x), shape_of(y))
     except ValueError:
-        return wrap(np.asarray(False))
-    return all_(wrap(lax.eq_p.bind(x, y)))
+        return False
+    return _python_bool(all_(wrap(lax.eq_p.bind(x, y))))
 
 
 def isreal(x) -> ndarray:

@@ -460,6 +460,46 @@ def cumprod(a, axis: int | None = None, dtype=None, out=None) -> ndarray:
     return _cumulative("cumprod", lax.cumprod_p, strong_v(a), axis, dtype, out)
 
 
+def aval_of(a):
+    return get_aval(strong_v(a))
+
+
+def accumulate_along(name: str, kind: str, a, axis, dtype, out) -> ndarray:
+    """``ufunc.accumulate`` for the ufuncs with a cumulative primitive (``kind``: max,
+    min, fmax, fmin (NaN ignored until a number appears), logaddexp, all, any). The
+    dtype is the ufunc's (booleans for all/any), not a widened accumulator."""
+    v = strong_v(a)
+    aval = get_aval(v)
+    if axis is None:
+        v, axis = flatten_v(v), 0
+    else:
+        axis = normalize_axis(axis, aval.ndim)
+    if kind in ("all", "any"):
+        v = lax.ne_p.bind(v, 0) if aval.dtype.kind != "b" else v
+        v = cast_v(v, np.uint8)
+        prim = lax.cummin_p if kind == "all" else lax.cummax_p
+        return store(cast_v(prim.bind(v, axis=axis), np.bool_), out, name)
+    dt = np.dtype(dtype) if dtype is not None else aval.dtype
+    if kind == "logaddexp" and dt.kind not in "fc":
+        dt = np.logaddexp.resolve_dtypes((dt, dt, None))[-1]
+    v = cast_v(v, dt)
+    if kind in ("max", "min"):
+        prim = lax.cummax_p if kind == "max" else lax.cummin_p
+        return store(prim.bind(v, axis=axis), out, name)
+    if kind == "logaddexp":
+        return store(lax.cumlogsumexp_p.bind(v, axis=axis), out, name)
+    # fmax/fmin: NaN loses to any number; the result is NaN only while all so far were NaN.
+    if dt.kind not in "fc":
+        prim = lax.cummax_p if kind == "fmax" else lax.cummin_p
+        return store(prim.bind(v, axis=axis), out, name)
+    nan = lax.is_nan_p.bind(v)
+    fill = -np.inf if kind == "fmax" else np.inf
+    running = (lax.cummax_p if kind == "fmax" else lax.cummin_p).bind(
+        lax.select_n_p.bind(nan, v, cast_v(fill, dt)), axis=axis)
+    all_nan = cast_v(lax.cummin_p.bind(cast_v(nan, np.uint8), axis=axis), np.bool_)
+    return store(lax.select_n_p.bind(all_nan, running, cast_v(np.nan, dt)), out, name)
+
+
 def _cumulative_api(name, prim, identity, x, axis, dtype, out, include_initial):
     v = strong_v(x)
     aval = get_aval(v)

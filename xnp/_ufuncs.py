@@ -76,11 +76,24 @@ class ufunc:
         return getattr(red, name)(array, **kwargs)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
+        """Running results of the ufunc along ``axis``, as NumPy's ``ufunc.accumulate``
+        (add, multiply, maximum, minimum, fmax, fmin, logaddexp, logical_and/or)."""
         from xnp import _reductions as red
         name = _ACCUMULATORS.get(self.__name__)
         if name is None:
-            raise TypeError(f"xnp.{self.__name__}.accumulate is not supported")
-        return getattr(red, name)(array, axis=axis, dtype=dtype, out=out)
+            raise TypeError(f"xnp.{self.__name__}.accumulate is not supported; only "
+                            f"{sorted(_ACCUMULATORS)} accumulate")
+        ndim = red.aval_of(array).ndim
+        if ndim == 0:
+            raise TypeError("cannot accumulate on a scalar")
+        if axis is None:
+            if ndim > 1:
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = 0
+        if name in ("cumsum", "cumprod"):
+            return getattr(red, name)(array, axis=axis, dtype=dtype, out=out)
+        return red.accumulate_along(f"{self.__name__}.accumulate", name, array, axis,
+                                    dtype, out)
 
     def outer(self, a, b, **kwargs):
         from xnp._manipulation import expand_dims
@@ -109,7 +122,9 @@ class ufunc:
 
 _REDUCERS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
              "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_ACCUMULATORS = {"add": "cumsum", "multiply": "cumprod"}
+_ACCUMULATORS = {"add": "cumsum", "multiply": "cumprod", "maximum": "max", "minimum": "min",
+                 "fmax": "fmax", "fmin": "fmin", "logaddexp": "logaddexp",
+                 "logical_and": "all", "logical_or": "any"}
 
 
 def _general_call(uf, values, out, where, dtype, casting):
@@ -386,8 +401,10 @@ def _frexp(x):
 def _modf(x):
     (x,) = _in_loop(np.modf, x)
     whole = lax.trunc_p.bind(x)
-    frac = lax.sub_p.bind(x, whole)
-    frac = _select(_isinf(x), _copysign(cast_v(0, dtype_of(x)), x), frac)
+    # The fraction carries x's sign also when it is zero (C's modf: modf(-1.0) = -0.0);
+    # infinities have fraction +-0 (computed from 0, so that inf - inf never warns).
+    finite = _select(_isinf(x), cast_v(0, dtype_of(x)), x)
+    frac = _copysign(lax.sub_p.bind(finite, lax.trunc_p.bind(finite)), x)
     return frac, whole
 
 
