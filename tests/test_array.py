@@ -203,3 +203,12 @@ def test_modf_keeps_the_sign_of_zero_fractions_without_warnings():
     for g, w in zip(got, np.modf(x)):
         np.testing.assert_array_equal(g, w)
         np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+def test_round_of_complex_rounds_each_part_keeping_zero_signs():
+    z = np.array([-0.0 + 1j, 1.23456 - 2.34567j, 0.5 - 0.0j])
+    for d in (2, -1, 8):
+        got, want = xnp.round(z, d), np.round(z, d)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+        np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))

@@ -107,12 +107,17 @@ def round(a, decimals: int = 0, out=None) -> ndarray:
         return _out(cast_v(q, dt), out)
     if decimals == 0:
         return _out(lax.round_p.bind(v), out)
-    scale = dt.type(10.0 ** abs(decimals)) if dt.kind != "c" else 10.0 ** abs(decimals)
+    if dt.kind == "c":          # each part on its own, as NumPy (keeps the signs of zeros)
+        parts = [_round_real(part.bind(v), decimals) for part in (lax.real_p, lax.imag_p)]
+        return _out(lax.complex_p.bind(*parts), out)
+    return _out(_round_real(v, decimals), out)
+
+
+def _round_real(v, decimals: int):
+    scale = dtype_of(v).type(10.0 ** abs(decimals))
     if decimals > 0:
-        r = lax.div_p.bind(lax.round_p.bind(lax.mul_p.bind(v, scale)), scale)
-    else:
-        r = lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)
-    return _out(r, out)
+        return lax.div_p.bind(lax.round_p.bind(lax.mul_p.bind(v, scale)), scale)
+    return lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)
 
 
 around = round
