@@ -395,11 +395,17 @@ def _estimated_edges(v, name, range_, weights):
 def _bin_index(v, edges, uniform):
     """(bin index of each value, whether it falls inside the edges)."""
     if uniform is None:
+        return bin_index_p.bind(v, edges, None, None, n=None)
+    first, last, n = uniform
+    return bin_index_p.bind(v, edges, first, last, n=n)
+
+
+def _bin_index_composite(v, edges, first, last, *, n):
+    if n is None:
         m = get_aval(edges).shape[0]
         keep = B.and_p.bind(B.ge_p.bind(v, first_v(edges)), B.le_p.bind(v, last_v(edges)))
         idx = B.sub_p.bind(search_sorted_v(edges, v, right=True), 1)
-        return B.min_p.bind(idx, m - 2), keep
-    first, last, n = uniform
+        return [B.min_p.bind(idx, m - 2), keep]
     keep = B.and_p.bind(B.ge_p.bind(v, first), B.le_p.bind(v, last))
     x = cast_v(v, get_aval(edges).dtype)
     f = B.mul_p.bind(B.div_p.bind(B.sub_p.bind(x, first), _unsigned_span(first, last)), n)
@@ -409,7 +415,28 @@ def _bin_index(v, edges, uniform):
     idx = where_v(below, B.sub_p.bind(idx, 1), idx)
     upper = take_last_v(edges, B.clamp_p.bind(0, B.add_p.bind(idx, 1), n))
     above = B.and_p.bind(B.ge_p.bind(x, upper), B.ne_p.bind(idx, n - 1))
-    return where_v(above, B.add_p.bind(idx, 1), idx), keep
+    return [where_v(above, B.add_p.bind(idx, 1), idx), keep]
+
+
+def _bin_index_numpy(v, edges, first, last, *, n):
+    """The same steps on NumPy values (one call each instead of a bind each)."""
+    if n is None:
+        keep = (v >= edges[0]) & (v <= edges[-1])
+        idx = np.searchsorted(edges, v, "right").astype(INT64) - 1
+        return [np.minimum(idx, edges.shape[0] - 2), keep]
+    keep = (v >= first) & (v <= last)
+    x = np.asarray(v).astype(edges.dtype, copy=False)
+    f = (x - first) / _unsigned_span(first, last) * n
+    idx = B.convert_element_type_p.impl(f, new_dtype=INT64, weak_type=False)
+    idx = np.where(idx == n, n - 1, idx)
+    idx = np.where(x < edges[np.clip(idx, 0, n)], idx - 1, idx)
+    above = (x >= edges[np.clip(idx + 1, 0, n)]) & (idx != n - 1)
+    return [np.where(above, idx + 1, idx), keep]
+
+
+# Eagerly the binning in NumPy calls; under transformations the same steps as primitives.
+bin_index_p = CompositePrimitive("bin_index", impl=_bin_index_numpy,
+                                 expand=_bin_index_composite, multiple_results=True)
 
 
 def _prepare(a, weights):
