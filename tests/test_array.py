@@ -212,3 +212,17 @@ def test_round_of_complex_rounds_each_part_keeping_zero_signs():
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
         np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
+def test_numpy_functions_xnp_lacks_run_on_numpy_values():
+    # __array_function__ dispatches NumPy's functions to xnp's; one xnp does not have
+    # runs as NumPy's own on the arrays' NumPy values, as for any array-like, and
+    # refuses traced arrays.
+    import io
+    a = xnp.arange(3.0)
+    buf = io.BytesIO()
+    np.save(buf, a)
+    buf.seek(0)
+    np.testing.assert_array_equal(np.load(buf), np.arange(3.0))
+    with pytest.raises(TypeError, match="traced"):
+        xnp.grad(lambda x: np.savetxt(io.StringIO(), x) or x.sum())(a)

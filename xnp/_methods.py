@@ -295,11 +295,25 @@ def _array_function(self, func, types, args, kwargs):
             continue
         target = getattr(target, part, None)
         if target is None:
-            return NotImplemented
-    fn = getattr(target, func.__name__, None)
+            break
+    fn = getattr(target, func.__name__, None) if target is not None else None
     if fn is None or not callable(fn):
-        return NotImplemented
+        # A NumPy function xnp does not have (numpy.save, ...): NumPy's own, on the
+        # arrays' NumPy values (a traced array raises the conversion error here).
+        return func(*_as_numpy(args), **_as_numpy(kwargs))
     return fn(*args, **kwargs)
+
+
+def _as_numpy(obj):
+    """``obj`` with every xnp array (also inside lists, tuples and dicts) as NumPy's."""
+    t = type(obj)
+    if t is ndarray:
+        return np.asarray(obj)
+    if t in (list, tuple):
+        return t(_as_numpy(x) for x in obj)
+    if t is dict:
+        return {k: _as_numpy(v) for k, v in obj.items()}
+    return obj
 
 
 _install_operators()
