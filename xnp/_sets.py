@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from transforms.core import concrete_or_error, get_aval
+from transforms.core import CompositePrimitive, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._dtypes import is_inexact, result_dtype_of_avals
@@ -203,6 +203,33 @@ def unique(ar, return_index: bool = False, return_inverse: bool = False,
     compare equal, as in NumPy). ``sorted=False`` still sorts. ``size``/``fill_value``
     as in JAX (see the module docstring).
     """
+    options = dict(return_index=bool(return_index), return_inverse=bool(return_inverse),
+                   return_counts=bool(return_counts), axis=axis, equal_nan=bool(equal_nan))
+    if size is None and fill_value is None:
+        result = [wrap(r) for r in unique_p.bind(strong_value(ar), **options)]
+        return result[0] if len(result) == 1 else tuple(result)
+    return _unique_general(ar, **options, size=size, fill_value=fill_value)
+
+
+def _unique_numpy(v, **options):
+    out = np.unique(v, **options)
+    return [np.asarray(r) for r in (out if isinstance(out, tuple) else (out,))]
+
+
+def _unique_composite(v, **options):
+    out = _unique_general(wrap(v), **options)
+    return [raw(r) for r in (out if isinstance(out, tuple) else (out,))]
+
+
+# Eagerly numpy.unique; under transformations (which need size=) the sort-and-compact
+# composition.
+unique_p = CompositePrimitive("unique", impl=_unique_numpy, expand=_unique_composite,
+                              multiple_results=True)
+
+
+def _unique_general(ar, return_index=False, return_inverse=False, return_counts=False,
+                    axis=None, *, equal_nan=True, size=None, fill_value=None):
+    """:func:`unique` through primitives (every case; the only one for traced inputs)."""
     v = strong_value(ar)
     shape = shape_of(v)
     if axis is None:
