@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 from numpy.exceptions import AxisError
 
-from transforms.core import get_aval
+from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -433,9 +433,7 @@ def correlate(a, v, mode: str = "valid") -> ndarray:
     av, vv = _prepare(a, v, "correlate")
     if get_aval(av).shape[0] == 0 or get_aval(vv).shape[0] == 0:
         raise ValueError("correlate: inputs cannot be empty")
-    if get_aval(vv).dtype.kind == "c":
-        vv = B.conj_p.bind(vv)
-    return wrap(_correlate_v(av, vv, mode))
+    return wrap(correlate_p.bind(av, vv, mode=mode, convolve=False))
 
 
 def convolve(a, v, mode: str = "full") -> ndarray:
@@ -448,5 +446,22 @@ def convolve(a, v, mode: str = "full") -> ndarray:
         raise ValueError("a cannot be empty")
     if get_aval(vv).shape[0] == 0:
         raise ValueError("v cannot be empty")
-    return wrap(_correlate_v(av, B.rev_p.bind(vv, dimensions=(0,)), mode))
+    return wrap(correlate_p.bind(av, vv, mode=mode, convolve=True))
+
+
+def _correlate_numpy(a, v, *, mode, convolve):
+    name = ("valid", "same", "full")[mode]
+    return (np.convolve if convolve else np.correlate)(a, v, name)
+
+
+def _correlate_composite(a, v, *, mode, convolve):
+    if convolve:
+        return _correlate_v(a, B.rev_p.bind(v, dimensions=(0,)), mode)
+    return _correlate_v(a, B.conj_p.bind(v) if get_aval(v).dtype.kind == "c" else v, mode)
+
+
+# Eagerly numpy.convolve / numpy.correlate; under transformations shifted copies or
+# Toeplitz blocks (see _correlate_v).
+correlate_p = CompositePrimitive("correlate", impl=_correlate_numpy,
+                                 expand=_correlate_composite)
 
