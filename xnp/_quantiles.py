@@ -14,7 +14,7 @@ import builtins
 
 import numpy as np
 
-from transforms.core import get_aval
+from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._dtypes import is_inexact, result_type
@@ -274,6 +274,30 @@ def _valid_count(isnan):
 
 
 def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_nan):
+    if weights is None:
+        qv = q if type(q) in (builtins.bool, int, float) else raw(q)
+        r = quantile_p.bind(strong_v(a), qv, name=name, axis=axis, method=method,
+                            keepdims=bool(keepdims))
+        return store(r, out, name)
+    return store(_quantile_values(name, a, q, axis, method, keepdims, weights, percent,
+                                  skip_nan), out, name)
+
+
+def _quantile_numpy(v, q, *, name, axis, method, keepdims):
+    return np.asarray(getattr(np, name)(v, q, axis=axis, method=method, keepdims=keepdims))
+
+
+_QUANTILE_KIND = {"quantile": (False, False), "percentile": (True, False),
+                  "nanquantile": (False, True), "nanpercentile": (True, True)}
+
+
+def _quantile_composite(v, q, *, name, axis, method, keepdims):
+    percent, skip_nan = _QUANTILE_KIND[name]
+    return _quantile_values(name, v, q, axis, method, keepdims, None, percent, skip_nan)
+
+
+def _quantile_values(name, a, q, axis, method, keepdims, weights, percent, skip_nan):
+    """The quantiles as a raw value, through primitives."""
     v = strong_v(a)
     dt = get_aval(v).dtype
     if dt.kind == "c":
@@ -286,7 +310,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_na
         w = _weights_like(weights, v, axis, method)
     if skip_nan and get_aval(v).size == 0:
         from xnp._nanfunctions import nanmean
-        return nanmean(v, axis, out=out, keepdims=keepdims)
+        return raw(nanmean(v, axis, keepdims=keepdims))
     x, kshape = to_last_axis(v, axis)
     m = get_aval(x).shape[-1]
     _check_sample(name, dt, m, qv, method, weights is not None)
@@ -306,7 +330,11 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_na
         r = _nan_fixup(r, s, n, skip_nan, inexact)
     if keepdims:
         r = B.reshape_p.bind(r, new_sizes=get_aval(qv).shape + kshape)
-    return store(r, out, name)
+    return r
+
+
+# Eagerly numpy's quantile functions; under transformations sorting and interpolation.
+quantile_p = CompositePrimitive("quantile", impl=_quantile_numpy, expand=_quantile_composite)
 
 
 def _nan_fixup(r, s, n, skip_nan, inexact):
