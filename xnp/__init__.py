@@ -29,6 +29,7 @@ from xnp._dtypes import (  # noqa: F401
 from xnp._indexing import *  # noqa: F403
 from xnp._index_tricks import *  # noqa: F403
 from xnp._indexing_funcs import *  # noqa: F403
+from xnp._index_construction import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
 from xnp._numpy_utils import *  # noqa: F403

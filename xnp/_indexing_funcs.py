@@ -1,5 +1,5 @@
-"""NumPy's indexing functions: take, put, choose, compress, select, diagonal, nonzero,
-index construction (ix_, unravel_index, tril_indices, ...) and in-place fills.
+"""NumPy's indexing functions: take, put, choose, compress, select, diagonal, nonzero
+and in-place fills (index construction is in :mod:`xnp._index_construction`).
 
 They are built on the getitem/scatter machinery of :mod:`xnp._indexing`. Functions that
 NumPy documents as modifying an argument in place (put, put_along_axis, place,
@@ -11,7 +11,6 @@ to be traceable; without ``size`` they need concrete values.
 
 from __future__ import annotations
 
-import builtins
 import operator
 from typing import Any, Callable, Sequence
 
@@ -37,9 +36,7 @@ from xnp._util import (
 __all__ = [
     "take", "take_along_axis", "put_along_axis", "put", "choose", "compress", "select",
     "piecewise", "diagonal", "trace", "nonzero", "argwhere", "flatnonzero", "extract",
-    "place", "ix_", "unravel_index", "ravel_multi_index", "diag_indices",
-    "diag_indices_from", "tril_indices", "triu_indices", "tril_indices_from",
-    "triu_indices_from", "fill_diagonal",
+    "place",
 ]
 
 _I64 = np.dtype(np.int64)
@@ -510,24 +507,7 @@ def place(arr, mask, vals) -> None:
     arr._value = lax.reshape_p.bind(new, new_sizes=arr.shape)
 
 
-# --- index construction -------------------------------------------------------------------
-def ix_(*args) -> tuple:
-    """Open-mesh index arrays: the i-th of k arrays has shape (1,..., n_i, ..., 1)."""
-    k = len(args)
-    out = []
-    for i, arg in enumerate(args):
-        v = raw(arg)
-        if isinstance(arg, (list, tuple)) and _prod(shape_of(v)) == 0:
-            v = cast_v(v, _I64)
-        if len(shape_of(v)) != 1:
-            raise ValueError("Cross index must be 1 dimensional")
-        if dtype_of(v).kind == "b":
-            (v,) = _nonzero_v(v, None, None, "xnp.ix_ with a boolean array")
-        n = shape_of(v)[0]
-        out.append(wrap(lax.reshape_p.bind(v, new_sizes=(1,) * i + (n,) + (1,) * (k - i - 1))))
-    return tuple(out)
-
-
+# --- strides of a C- or F-ordered shape (also used by xnp._index_construction) ------------
 def _strides(dims: tuple, order: str) -> list:
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
@@ -544,136 +524,3 @@ def _dims(shape) -> tuple:
     if isinstance(shape, (int, np.integer)):
         return (operator.index(shape),)
     return tuple(operator.index(n) for n in shape)
-
-
-def unravel_index(indices, shape, order: str = "C") -> tuple:
-    """Coordinates in an array of ``shape`` of the flat ``indices``; concrete indices out
-    of range raise ValueError, traced ones are clamped."""
-    dims = _dims(shape)
-    idx = raw(indices)
-    if dtype_of(idx).kind not in "iu":
-        raise TypeError("only int indices permitted")
-    total = _prod(dims)
-    strides = _strides(dims, order)
-    if not dims and shape_of(idx):
-        raise ValueError("multiple indices are not supported for 0d arrays")
-    if isinstance(idx, Tracer):
-        idx = _in_range(idx, total, "clip", "unravel_index")
-    else:
-        a = np.asarray(idx)
-        bad = (a < 0) | (a >= total)
-        if bad.any():
-            raise ValueError(f"index {a[bad].flat[0]} is out of bounds for array with "
-                             f"size {total}")
-        idx = cast_v(idx, _I64)
-    out = []
-    for n, s in zip(dims, strides):
-        c = lax.floor_divide_p.bind(idx, np.int64(max(s, 1)))
-        out.append(wrap(lax.rem_p.bind(c, np.int64(max(n, 1)))))
-    return tuple(out)
-
-
-def ravel_multi_index(multi_index, dims, mode="raise", order: str = "C") -> ndarray:
-    """Flat indices of the coordinate arrays ``multi_index`` in an array of ``dims``;
-    ``mode`` ('raise', 'wrap', 'clip', or one per axis) treats out-of-range coordinates."""
-    dims = _dims(dims)
-    coords = [raw(c) for c in multi_index]
-    if len(coords) != len(dims):
-        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
-    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    if len(modes) != len(dims):
-        raise ValueError("clipmode must have one entry per dimension")
-    strides = _strides(dims, order)
-    total = None
-    for c, n, md, s in zip(coords, dims, modes, strides):
-        if dtype_of(c).kind not in "iu":
-            raise TypeError("only int indices permitted")
-        if md == "raise":
-            c = _checked_nonneg(c, n, lambda: ValueError(
-                "invalid entry in coordinates array"))
-        else:
-            c = _in_range(c, n, md, "ravel_multi_index")
-        term = lax.mul_p.bind(c, np.int64(s)) if s != 1 else c
-        total = term if total is None else lax.add_p.bind(total, term)
-    if total is None:
-        return wrap(np.int64(0))
-    return wrap(cast_v(total, _I64))
-
-
-def diag_indices(n: int, ndim: int = 2) -> tuple:
-    """``ndim`` copies of ``arange(n)``: the indices of the main diagonal."""
-    idx = _iota(operator.index(n))
-    return tuple(wrap(idx) for _ in range(ndim))
-
-
-def diag_indices_from(arr) -> tuple:
-    """The main diagonal indices of a square (n, n, ..., n) array."""
-    shape = shape_of(raw(arr))
-    if len(shape) < 2:
-        raise ValueError("input array must be at least 2-d")
-    if len(set(shape)) != 1:
-        raise ValueError("All dimensions of input must be of equal length")
-    return diag_indices(shape[0], len(shape))
-
-
-def _tri_indices(n, k, m, upper: bool) -> tuple:
-    # Static: the result depends only on Python ints.
-    n, k = operator.index(n), operator.index(k)
-    m = n if m is None else operator.index(m)
-    rows = np.arange(n)[:, None]
-    cols = np.arange(m)[None, :]
-    keep = cols - rows >= k if upper else cols - rows <= k
-    r, c = np.nonzero(keep)
-    return wrap(r.astype(_I64)), wrap(c.astype(_I64))
-
-
-def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple:
-    """Row and column indices of the lower triangle (diagonal ``k``) of an (n, m) array."""
-    return _tri_indices(n, k, m, upper=False)
-
-
-def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple:
-    """Row and column indices of the upper triangle (diagonal ``k``) of an (n, m) array."""
-    return _tri_indices(n, k, m, upper=True)
-
-
-def _shape_2d(arr) -> tuple:
-    shape = shape_of(raw(arr))
-    if len(shape) != 2:
-        raise ValueError("input array must be 2-d")
-    return shape
-
-
-def tril_indices_from(arr, k: int = 0) -> tuple:
-    """:func:`tril_indices` for the shape of the 2-d ``arr``."""
-    n, m = _shape_2d(arr)
-    return tril_indices(n, k, m)
-
-
-def triu_indices_from(arr, k: int = 0) -> tuple:
-    """:func:`triu_indices` for the shape of the 2-d ``arr``."""
-    n, m = _shape_2d(arr)
-    return triu_indices(n, k, m)
-
-
-def fill_diagonal(a, val, wrap: builtins.bool = False) -> None:
-    """Set the main diagonal of the xnp array ``a`` to ``val`` (repeated as needed), in
-    place. For tall 2-d arrays ``wrap=True`` continues the diagonal below, as NumPy."""
-    a = _handle(a, "fill_diagonal")
-    shape = a.shape
-    if len(shape) < 2:
-        raise ValueError("array must be at least 2-d")
-    if len(shape) == 2:
-        step = shape[1] + 1
-        end = a.size if wrap else min(a.size, shape[1] * shape[1])
-    else:
-        if len(set(shape)) != 1:
-            raise ValueError("All dimensions of input must be of equal length")
-        step = 1 + int(np.sum(np.cumprod(shape[:-1])))
-        end = a.size
-    positions = np.arange(0, end, step)
-    vals = _ravel(assigned_value(val, a.dtype))
-    if not positions.size or not shape_of(vals)[0]:
-        return
-    new = update_value(_ravel(a._value), (positions,), _cycled(vals, positions.size))
-    a._value = lax.reshape_p.bind(new, new_sizes=shape)
