@@ -226,3 +226,11 @@ def test_numpy_functions_xnp_lacks_run_on_numpy_values():
     np.testing.assert_array_equal(np.load(buf), np.arange(3.0))
     with pytest.raises(TypeError, match="traced"):
         xnp.grad(lambda x: np.savetxt(io.StringIO(), x) or x.sum())(a)
+
+
+def test_window_functions_are_numpys_bit_for_bit():
+    for name in ("bartlett", "blackman", "hamming", "hanning"):
+        for m in (-1, 0, 1, 2, 5, 16, 51):
+            got, want = getattr(xnp, name)(m), getattr(np, name)(m)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)

@@ -150,6 +150,8 @@ DEDICATED = {
     "format_float_scientific", "iterable", "typename", "mintypecode", "base_repr",
     "binary_repr", "array2string", "array_repr", "array_str", "common_type",
     "min_scalar_type", "may_share_memory", "shares_memory", "isfortran", "ndenumerate",
+    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",   # test_numpy_io.py
+    "genfromtxt", "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex",
 }
 
 

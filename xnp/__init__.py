@@ -32,6 +32,7 @@ from xnp._indexing_funcs import *  # noqa: F403
 from xnp._index_construction import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
+from xnp._numpy_io import *  # noqa: F403
 from xnp._numpy_utils import *  # noqa: F403
 from xnp._polynomial import *  # noqa: F403
 from xnp._math import *  # noqa: F403
@@ -41,6 +42,7 @@ from xnp._sorting import *  # noqa: F403
 from xnp._statistics import *  # noqa: F403
 from xnp._ufuncs import *  # noqa: F403
 from xnp._ufuncs import ufunc  # noqa: F401
+from xnp._windows import *  # noqa: F403
 
 bool = bool_  # noqa: A001  (NumPy 2 exports np.bool)
 pi = _pymath.pi

@@ -1,0 +1,102 @@
+"""NumPy's file and buffer I/O for xnp arrays: save/load, text files, raw buffers.
+
+Reading and writing data is not array computation: these functions are NumPy's own,
+given the NumPy values of xnp arrays and returning xnp arrays, so files written by xnp
+are NumPy's files byte for byte. Under a transformation there is no value to write: a
+traced array raises xnp's conversion error (write after the transformation, or return
+the values from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Callable
+
+import numpy
+
+from xnp._array import _wrap as _wrap_value
+from xnp._array import ndarray
+
+__all__ = ["save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt",
+           "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex"]
+
+
+def _as_numpy(obj):
+    t = type(obj)
+    if t is ndarray:
+        return numpy.asarray(obj)
+    if t in (list, tuple):
+        return t(_as_numpy(x) for x in obj)
+    if t is dict:
+        return {k: _as_numpy(v) for k, v in obj.items()}
+    return obj
+
+
+def _as_xnp(obj):
+    if type(obj) is numpy.ndarray and obj.dtype.kind not in "OUSVMm":
+        return _wrap_value(obj)
+    if type(obj) is tuple:
+        return tuple(_as_xnp(x) for x in obj)
+    if isinstance(obj, numpy.lib.npyio.NpzFile):
+        return NpzFile(obj)
+    return obj
+
+
+def _numpy_io(name: str) -> Callable:
+    fn = getattr(numpy, name)
+
+    def io(*args, **kwargs):
+        return _as_xnp(fn(*_as_numpy(args), **_as_numpy(kwargs)))
+    io.__name__ = io.__qualname__ = name
+    io.__doc__ = (f"``numpy.{name}`` on the NumPy values of xnp arrays; array results "
+                  "are xnp arrays (arrays of strings, objects or dates, which xnp does not "
+                  "have, stay NumPy's). See :mod:`xnp._numpy_io`.\n\n" +
+                  (fn.__doc__ or "").split("\n\n")[0].strip())
+    return io
+
+
+class NpzFile(Mapping):
+    """The arrays of an ``.npz`` file (``xnp.load``), read lazily as xnp arrays; usable as
+    a context manager, as NumPy's ``NpzFile``."""
+
+    def __init__(self, npz):
+        self._npz = npz
+
+    def __getitem__(self, key):
+        return _as_xnp(self._npz[key])
+
+    def __iter__(self):
+        return iter(self._npz)
+
+    def __len__(self):
+        return len(self._npz)
+
+    @property
+    def files(self) -> list:
+        return self._npz.files
+
+    def close(self) -> None:
+        self._npz.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"xnp.{self._npz!r}"
+
+
+save = _numpy_io("save")
+savez = _numpy_io("savez")
+savez_compressed = _numpy_io("savez_compressed")
+savetxt = _numpy_io("savetxt")
+load = _numpy_io("load")
+loadtxt = _numpy_io("loadtxt")
+genfromtxt = _numpy_io("genfromtxt")
+fromfile = _numpy_io("fromfile")
+frombuffer = _numpy_io("frombuffer")
+fromstring = _numpy_io("fromstring")
+fromiter = _numpy_io("fromiter")
+fromregex = _numpy_io("fromregex")
