@@ -53,3 +53,11 @@ def test_buffers_and_iterables():
 def test_traced_arrays_refuse_to_be_written():
     with pytest.raises(TracerArrayConversionError):
         xnp.grad(lambda x: xnp.save(io.BytesIO(), x) or x.sum())(xnp.ones(2))
+
+
+def test_testing_compares_zero_d_results_as_numpy_scalars():
+    a = xnp.asarray([1.0, 2.0])
+    xnp.testing.assert_equal(xnp.sum(a), 3.0)        # NumPy's sum is a scalar there
+    xnp.testing.assert_allclose(a, [1.0, 2.0])
+    with pytest.raises(AssertionError):
+        xnp.testing.assert_array_equal(a, [1.0, 3.0])

@@ -152,6 +152,7 @@ DEDICATED = {
     "min_scalar_type", "may_share_memory", "shares_memory", "isfortran", "ndenumerate",
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",   # test_numpy_io.py
     "genfromtxt", "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex",
+    "copyto", "putmask", "require", "asfortranarray", "asarray_chkfinite",  # test_copying.py
 }
 
 

@@ -14,9 +14,11 @@ from transforms.batching import vmap
 from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from transforms.jit import disable_jit, jit
+from xnp import _testing as testing
 from xnp import fft, lax, lib, linalg, random
 from xnp._array import ndarray
 from xnp._array_api import __array_namespace_info__, from_dlpack  # noqa: F401
+from xnp._copying import *  # noqa: F403
 from xnp._creation import *  # noqa: F403
 from xnp._dtypes import (  # noqa: F401
     bfloat16, bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating,

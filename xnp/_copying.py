@@ -1,0 +1,110 @@
+"""Copying values into arrays (copyto, putmask) and NumPy's array-requirement helpers
+(asfortranarray, require, asarray_chkfinite).
+
+``copyto`` and ``putmask`` modify their first argument in NumPy: here it must be an xnp
+array, whose handle is rebound to the updated value (a select between the old and new
+values), so they also work on traced arrays under grad, vmap and jit. xnp arrays have
+no memory layout: ``asfortranarray`` and ``require`` return arrays equal to their input.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Sequence
+
+import numpy as np
+
+import xnp
+from transforms.core import Tracer, concrete_or_error
+from xnp._array import ndarray
+from xnp._util import raw
+
+__all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
+
+_PY_DEFAULT = {builtins.bool: np.bool_, int: np.int64, float: np.float64,
+               complex: np.complex128}
+
+
+def _source_dtype(v) -> np.dtype:
+    t = type(v)
+    if t in _PY_DEFAULT:
+        return np.dtype(_PY_DEFAULT[t])
+    return v.dtype if isinstance(v, (Tracer, np.ndarray, np.generic)) else np.asarray(v).dtype
+
+
+def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
+    """Copy ``src`` (broadcast) into the xnp array ``dst`` where ``where`` is true, as
+    :func:`numpy.copyto`, with its casting rule; ``dst`` is rebound, nothing returned."""
+    if type(dst) is not ndarray:
+        raise TypeError(f"copyto() argument 1 must be an xnp.ndarray, not "
+                        f"{type(dst).__name__}")
+    value = raw(src)
+    src_dt = _source_dtype(value)
+    if not np.can_cast(src_dt, dst.dtype, casting=casting):
+        what = "scalar" if type(value) in _PY_DEFAULT else "array data"
+        raise TypeError(f"Cannot cast {what} from {src_dt!r} to {dst.dtype!r} according "
+                        f"to the rule {casting!r}")
+    value = xnp.asarray(value).astype(dst.dtype)
+    try:
+        new = xnp.broadcast_to(value, dst.shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {value.shape} into "
+                         f"shape {dst.shape}") from None
+    if where is True:
+        dst._value = xnp.array(new)._value
+        return None
+    mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
+    dst._value = xnp.where(mask, new, dst)._value
+    return None
+
+
+def putmask(a, mask, values) -> None:
+    """``a.flat[n] = values[n % len(values)]`` wherever ``mask.flat[n]``, as
+    :func:`numpy.putmask` (values cast unsafely to ``a``'s dtype); ``a`` is rebound."""
+    if type(a) is not ndarray:
+        raise TypeError(f"putmask: first argument must be an xnp.ndarray, not "
+                        f"{type(a).__name__}")
+    m = xnp.asarray(mask, dtype=bool)
+    if m.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    v = xnp.ravel(xnp.asarray(values)).astype(a.dtype)
+    if a.size == 0 or v.size == 0:      # NumPy puts nothing when there are no values
+        return None
+    reps = -(-a.size // v.size)
+    cycled = xnp.tile(v, reps)[:a.size]
+    flat = xnp.where(xnp.ravel(m), cycled, xnp.ravel(a))
+    a._value = xnp.reshape(flat, a.shape)._value
+    return None
+
+
+def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
+    """As :func:`asarray`, at least 1-d (xnp arrays have no memory order)."""
+    return xnp.array(a, dtype=dtype, copy=False, ndmin=1)
+
+
+def require(a, dtype=None, requirements: str | Sequence[str] | None = None, *,
+            like=None) -> ndarray:
+    """:func:`asarray` with ``dtype``; the layout requirements (C, F, A, W, O, E and their
+    long names) are checked for validity and hold trivially: an xnp array is its own
+    contiguous, aligned, writeable value."""
+    valid = {"C", "C_CONTIGUOUS", "CONTIGUOUS", "F", "F_CONTIGUOUS", "FORTRAN", "A",
+             "ALIGNED", "W", "WRITEABLE", "O", "OWNDATA", "E", "ENSUREARRAY"}
+    reqs = list(requirements or [])          # a string is its letters, as in NumPy
+    for r in reqs:
+        if r.upper() not in valid:
+            raise KeyError(r)
+    upper = {r.upper() for r in reqs}
+    if ({"C", "C_CONTIGUOUS", "CONTIGUOUS"} & upper and
+            {"F", "F_CONTIGUOUS", "FORTRAN"} & upper):
+        raise ValueError('Cannot specify both "C" and "F" order')
+    return xnp.asarray(a, dtype=dtype)
+
+
+def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:
+    """As :func:`asarray`, raising ValueError if any element is infinite or NaN (as
+    :func:`numpy.asarray_chkfinite`); the check needs concrete values."""
+    out = xnp.asarray(a, dtype=dtype)
+    if out.dtype.kind in "fc" and not bool(concrete_or_error(
+            xnp.all(xnp.isfinite(out))._value, "asarray_chkfinite's check")):
+        raise ValueError("array must not contain infs or NaNs")
+    return out

@@ -1,0 +1,43 @@
+"""``xnp.testing``: numpy.testing's assertions, given NumPy values.
+
+Each function is NumPy's own, called with xnp arrays turned into NumPy arrays, and 0-d
+xnp arrays into NumPy scalars: NumPy's reductions return scalars where xnp's return 0-d
+arrays, and ``assert_equal(np.sum(x), 3.0)`` compares a scalar with a scalar in NumPy.
+Everything else in numpy.testing (``suppress_warnings``, ``IS_PYPY``, ...) is NumPy's.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy
+import numpy.testing
+
+from xnp._array import ndarray
+
+
+def _plain(obj):
+    t = type(obj)
+    if t is ndarray:
+        value = numpy.asarray(obj)
+        return value[()] if value.ndim == 0 else value
+    if t in (list, tuple):
+        return t(_plain(x) for x in obj)
+    if t is dict:
+        return {k: _plain(v) for k, v in obj.items()}
+    return obj
+
+
+def _with_numpy_values(fn):
+    @functools.wraps(fn)
+    def check(*args, **kwargs):
+        return fn(*_plain(args), **_plain(kwargs))
+    return check
+
+
+__all__ = [name for name in dir(numpy.testing) if not name.startswith("_")]
+for _name in __all__:
+    _obj = getattr(numpy.testing, _name)
+    globals()[_name] = (_with_numpy_values(_obj) if _name.startswith("assert_")
+                        and callable(_obj) else _obj)
+del _name, _obj
