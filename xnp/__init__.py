@@ -14,6 +14,7 @@ from transforms.batching import vmap
 from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from transforms.jit import disable_jit, jit
+from xnp import _scimath as emath
 from xnp import _testing as testing
 from xnp import fft, lax, lib, linalg, random
 from xnp._array import ndarray

@@ -6,6 +6,7 @@ from primitives; ``NumpyVersion`` is NumPy's own (it compares version strings on
 
 from numpy.lib import NumpyVersion
 
+from xnp import _scimath as scimath
 from xnp.lib import stride_tricks
 
-__all__ = ["NumpyVersion", "stride_tricks"]
+__all__ = ["NumpyVersion", "scimath", "stride_tricks"]
