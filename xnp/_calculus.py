@@ -23,7 +23,8 @@ from xnp._dtypes import is_inexact, promote_types, result_type
 from xnp._reductions import concrete_any, strong_v
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw
 
-__all__ = ["diff", "ediff1d", "gradient", "trapezoid", "cross", "convolve", "correlate"]
+__all__ = ["diff", "ediff1d", "gradient", "trapezoid", "cross", "convolve", "correlate",
+           "unwrap"]
 
 B = lax
 
@@ -465,3 +466,34 @@ def _correlate_composite(a, v, *, mode, convolve):
 correlate_p = CompositePrimitive("correlate", impl=_correlate_numpy,
                                  expand=_correlate_composite)
 
+
+
+def unwrap(p, discont=None, axis: int = -1, *, period=2 * np.pi) -> ndarray:
+    """Unwrap a phase signal: jumps between neighbours larger than ``discont`` (default
+    ``period / 2``) along ``axis`` are replaced by their complement modulo ``period``, as
+    :func:`numpy.unwrap` (the same steps, so the same values and dtype)."""
+    import xnp
+    p = xnp.asarray(p)
+    axis = normalize_axis(axis, p.ndim)
+    dd = xnp.diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = result_type(dd, period)
+    if np.issubdtype(dtype, np.integer):
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = xnp.mod(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        ddmod = xnp.where((ddmod == interval_low) & (dd > 0),
+                          xnp.asarray(interval_high).astype(ddmod.dtype), ddmod)
+    ph_correct = ddmod - dd
+    ph_correct = xnp.where(xnp.abs(dd) < discont, xnp.zeros((), ph_correct.dtype),
+                           ph_correct)
+    up = xnp.array(p, copy=True, dtype=dtype)
+    later = (slice(None),) * axis + (slice(1, None),)
+    up[later] = p[later] + xnp.cumsum(ph_correct, axis=axis)
+    return up
