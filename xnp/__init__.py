@@ -29,6 +29,7 @@ from xnp._dtypes import (  # noqa: F401
     ubyte, uint8, uint16, uint32, uint64, uintc, uintp, ulong, ulonglong, unsignedinteger,
     ushort,
 )
+from xnp._histogramdd import *  # noqa: F403
 from xnp._indexing import *  # noqa: F403
 from xnp._index_tricks import *  # noqa: F403
 from xnp._indexing_funcs import *  # noqa: F403
@@ -46,6 +47,8 @@ from xnp._statistics import *  # noqa: F403
 from xnp._ufuncs import *  # noqa: F403
 from xnp._ufuncs import ufunc  # noqa: F401
 from xnp._windows import *  # noqa: F403
+from xnp._lib_misc import *  # noqa: F403
+from xnp._poly1d import *  # noqa: F403
 
 bool = bool_  # noqa: A001  (NumPy 2 exports np.bool)
 pi = _pymath.pi
