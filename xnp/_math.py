@@ -270,8 +270,9 @@ def i0(x) -> ndarray:
         raise TypeError("i0 not supported for complex values")
     v = cast_v(v, np.float64)
     try:
-        concrete = np.asarray(concrete_or_error(v))
-        biggest = float(np.nanmax(np.abs(concrete), initial=0.0))
+        concrete = np.abs(np.asarray(concrete_or_error(v)))
+        finite = concrete[np.isfinite(concrete)]
+        biggest = float(finite.max(initial=0.0))
     except TypeError:
         biggest = 700.0
     terms = int(min(biggest, 710.0) / 2) + 40
@@ -280,7 +281,8 @@ def i0(x) -> ndarray:
     for k in range(1, terms):
         term = lax.div_p.bind(lax.mul_p.bind(term, q), float(k * k))
         total = lax.add_p.bind(total, term)
-    return wrap(total)
+    # NumPy's i0 is NaN at +-inf (its Chebyshev form multiplies inf by 0 there).
+    return wrap(lax.select_n_p.bind(lax.is_finite_p.bind(v), np.float64(np.nan), total))
 
 
 def isscalar(element) -> bool:
