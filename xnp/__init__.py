@@ -15,7 +15,6 @@ from transforms.custom_derivatives import custom_jvp, custom_vjp
 from transforms.jaxpr import eval_jaxpr, make_jaxpr
 from transforms.jit import disable_jit, jit
 from xnp import _scimath as emath
-from xnp import _testing as testing
 from xnp import fft, lax, lib, linalg, random
 from xnp._array import ndarray
 from xnp._array_api import __array_namespace_info__, from_dlpack  # noqa: F401
@@ -63,3 +62,12 @@ __array_api_version__ = "2024.12"
 from xnp import _methods  # noqa: E402  (attaches operators and methods to ndarray)
 
 del _methods
+
+
+def __getattr__(name):
+    # xnp.testing imports numpy.testing (unittest and friends, some 40 ms): on first use.
+    if name == "testing":
+        from xnp import _testing
+        globals()["testing"] = _testing
+        return _testing
+    raise AttributeError(f"module 'xnp' has no attribute {name!r}")
