@@ -224,6 +224,8 @@ def test_numpy_functions_xnp_lacks_run_on_numpy_values():
     np.save(buf, a)
     buf.seek(0)
     np.testing.assert_array_equal(np.load(buf), np.arange(3.0))
+    bits = xnp.asarray(np.array([1, 0, 1, 1, 0, 0, 0, 1], np.uint8))
+    np.testing.assert_array_equal(np.packbits(bits), np.packbits(np.asarray(bits)))
     with pytest.raises(TypeError, match="traced"):
         xnp.grad(lambda x: np.savetxt(io.StringIO(), x) or x.sum())(a)
 

@@ -15,7 +15,7 @@ from xnp._array import _new_handle, _wrap, ndarray
 from xnp._dtypes import can_cast
 from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
-from xnp._util import dtype_of, raw
+from xnp._util import dtype_of, numpy_values, raw
 
 _SCALARS = (bool, int, float, complex)
 _VALUE_TYPES = (np.ndarray, np.generic, Tracer)
@@ -300,20 +300,8 @@ def _array_function(self, func, types, args, kwargs):
     if fn is None or not callable(fn):
         # A NumPy function xnp does not have (numpy.save, ...): NumPy's own, on the
         # arrays' NumPy values (a traced array raises the conversion error here).
-        return func(*_as_numpy(args), **_as_numpy(kwargs))
+        return func(*numpy_values(args), **numpy_values(kwargs))
     return fn(*args, **kwargs)
-
-
-def _as_numpy(obj):
-    """``obj`` with every xnp array (also inside lists, tuples and dicts) as NumPy's."""
-    t = type(obj)
-    if t is ndarray:
-        return np.asarray(obj)
-    if t in (list, tuple):
-        return t(_as_numpy(x) for x in obj)
-    if t is dict:
-        return {k: _as_numpy(v) for k, v in obj.items()}
-    return obj
 
 
 _install_operators()

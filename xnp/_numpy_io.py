@@ -15,21 +15,10 @@ from typing import Callable
 import numpy
 
 from xnp._array import _wrap as _wrap_value
-from xnp._array import ndarray
+from xnp._util import numpy_values
 
 __all__ = ["save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt",
            "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex"]
-
-
-def _as_numpy(obj):
-    t = type(obj)
-    if t is ndarray:
-        return numpy.asarray(obj)
-    if t in (list, tuple):
-        return t(_as_numpy(x) for x in obj)
-    if t is dict:
-        return {k: _as_numpy(v) for k, v in obj.items()}
-    return obj
 
 
 def _as_xnp(obj):
@@ -46,7 +35,7 @@ def _numpy_io(name: str) -> Callable:
     fn = getattr(numpy, name)
 
     def io(*args, **kwargs):
-        return _as_xnp(fn(*_as_numpy(args), **_as_numpy(kwargs)))
+        return _as_xnp(fn(*numpy_values(args), **numpy_values(kwargs)))
     io.__name__ = io.__qualname__ = name
     io.__doc__ = (f"``numpy.{name}`` on the NumPy values of xnp arrays; array results "
                   "are xnp arrays (arrays of strings, objects or dates, which xnp does not "

@@ -13,25 +13,13 @@ import functools
 import numpy
 import numpy.testing
 
-from xnp._array import ndarray
-
-
-def _plain(obj):
-    t = type(obj)
-    if t is ndarray:
-        value = numpy.asarray(obj)
-        return value[()] if value.ndim == 0 else value
-    if t in (list, tuple):
-        return t(_plain(x) for x in obj)
-    if t is dict:
-        return {k: _plain(v) for k, v in obj.items()}
-    return obj
+from xnp._util import numpy_values
 
 
 def _with_numpy_values(fn):
     @functools.wraps(fn)
     def check(*args, **kwargs):
-        return fn(*_plain(args), **_plain(kwargs))
+        return fn(*numpy_values(args, scalars=True), **numpy_values(kwargs, scalars=True))
     return check
 
 

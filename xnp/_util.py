@@ -81,6 +81,21 @@ def _numpyfy(x):
     return x._value if type(x) is ndarray else x
 
 
+def numpy_values(obj, scalars: bool = False):
+    """``obj`` with every xnp array (also inside lists, tuples and dicts) as its NumPy
+    value, 0-d ones as NumPy scalars with ``scalars``: for handing data to NumPy's own
+    functions. A traced array raises xnp's conversion error, which says what to do."""
+    t = type(obj)
+    if t is ndarray:
+        value = np.asarray(obj)
+        return value[()] if scalars and value.ndim == 0 else value
+    if t in (list, tuple):
+        return t(numpy_values(x, scalars) for x in obj)
+    if t is dict:
+        return {k: numpy_values(v, scalars) for k, v in obj.items()}
+    return obj
+
+
 def aval(x):
     return get_aval(x)
 

@@ -22,6 +22,7 @@ import numpy
 
 from xnp._array import _wrap as _wrap_value
 from xnp._array import ndarray
+from xnp._util import numpy_values
 
 # numpy.random's module-level functions drawing from the global RandomState.
 LEGACY_FUNCTIONS = [
@@ -45,19 +46,6 @@ Philox = numpy.random.Philox
 SFC64 = numpy.random.SFC64
 
 
-def _as_numpy(obj):
-    """``obj`` with xnp arrays (also inside lists, tuples and dicts) as NumPy arrays; a
-    traced array raises xnp's conversion error, which says what to do instead."""
-    t = type(obj)
-    if t is ndarray:
-        return numpy.asarray(obj)
-    if t in (list, tuple):
-        return t(_as_numpy(x) for x in obj)
-    if t is dict:
-        return {k: _as_numpy(v) for k, v in obj.items()}
-    return obj
-
-
 def _as_xnp(obj):
     """NumPy arrays in a result become xnp arrays; Python scalars stay (as NumPy's)."""
     if type(obj) is numpy.ndarray:
@@ -69,7 +57,7 @@ def _as_xnp(obj):
 
 def _drawing(method: Callable, name: str, owner: str) -> Callable:
     def draw(*args, **kwargs):
-        return _as_xnp(method(*_as_numpy(args), **_as_numpy(kwargs)))
+        return _as_xnp(method(*numpy_values(args), **numpy_values(kwargs)))
     draw.__name__ = draw.__qualname__ = name
     draw.__doc__ = (f"``{owner}.{name}``, drawn from NumPy's generator (see "
                     f":mod:`xnp.random._numpy_state`); array results are xnp arrays.")
@@ -80,7 +68,7 @@ def _shuffle_into(shuffle: Callable, x, *args, **kwargs) -> None:
     """Shuffle ``x`` in place as NumPy does; an xnp array is rebound to the result."""
     if type(x) is ndarray:
         values = numpy.array(x)
-        shuffle(values, *args, **_as_numpy(kwargs))
+        shuffle(values, *args, **numpy_values(kwargs))
         x._value = values
         return None
     return shuffle(x, *args, **kwargs)
@@ -106,8 +94,8 @@ class _Wrapped:
 
     def __init__(self, *args, **kwargs):
         impl = args[0] if len(args) == 1 and not kwargs and isinstance(
-            args[0], self._numpy_class) else self._numpy_class(*_as_numpy(args),
-                                                                **_as_numpy(kwargs))
+            args[0], self._numpy_class) else self._numpy_class(*numpy_values(args),
+                                                                **numpy_values(kwargs))
         object.__setattr__(self, "_impl", impl)
 
     def __getattr__(self, name: str):
@@ -158,4 +146,4 @@ def default_rng(seed=None) -> Generator:
     it draws the numbers NumPy's would. An xnp Generator passes through."""
     if isinstance(seed, Generator):
         return seed
-    return Generator(numpy.random.default_rng(_as_numpy(seed)))
+    return Generator(numpy.random.default_rng(numpy_values(seed)))
