@@ -1,4 +1,4 @@
-"""Registry entries for phase unwrapping."""
+"""Registry entries for phase unwrapping and bit packing."""
 
 from __future__ import annotations
 
@@ -22,3 +22,25 @@ def _phases():
 
 
 ENTRIES = [OpInfo("unwrap", _phases(), rtol=1e-6, atol=1e-6)]
+
+
+def _bit_samples(packed: bool):
+    def build(a):
+        axes = st.sampled_from([None, *range(-a.ndim, a.ndim)])
+        kw = {"axis": axes, "bitorder": st.sampled_from(["big", "little"])}
+        if packed:
+            kw["count"] = st.sampled_from([None, 0, 3, 20])
+        return st.fixed_dictionaries(kw).map(lambda k: Sample((a,), k))
+    dtypes = [np.dtype(np.uint8)] if packed else [np.dtype(np.bool_), np.dtype(np.int64),
+                                                    np.dtype(np.uint8)]
+    return S.arrays(st.sampled_from(dtypes), S.shapes(1, 3, min_side=1, max_side=9),
+                    min_value=0, max_value=3).flatmap(build)
+
+
+ENTRIES += [
+    OpInfo("packbits", _bit_samples(False), differentiable=False,
+           errors=[Sample((np.ones(3),)), Sample((np.ones(3, int),), {"bitorder": "mid"})]),
+    OpInfo("unpackbits", _bit_samples(True), differentiable=False,
+           errors=[Sample((np.ones(3, int),)),
+                   Sample((np.ones(2, np.uint8),), {"count": -17})]),
+]

@@ -36,6 +36,7 @@ from xnp._index_construction import *  # noqa: F403
 from xnp._linalg_ops import *  # noqa: F403
 from xnp._manipulation import *  # noqa: F403
 from xnp._numpy_io import *  # noqa: F403
+from xnp._packbits import *  # noqa: F403
 from xnp._numpy_utils import *  # noqa: F403
 from xnp._polynomial import *  # noqa: F403
 from xnp._math import *  # noqa: F403
