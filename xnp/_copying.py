@@ -9,26 +9,24 @@ no memory layout: ``asfortranarray`` and ``require`` return arrays equal to thei
 
 from __future__ import annotations
 
-import builtins
 from typing import Sequence
 
 import numpy as np
 
 import xnp
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
 from xnp._util import raw
 
 __all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
 
-_PY_DEFAULT = {builtins.bool: np.bool_, int: np.int64, float: np.float64,
-               complex: np.complex128}
+_PY_DEFAULT = _PY_SCALAR_DTYPES       # Python scalar type -> NumPy's default dtype
 
 
 def _source_dtype(v) -> np.dtype:
     t = type(v)
     if t in _PY_DEFAULT:
-        return np.dtype(_PY_DEFAULT[t])
+        return _PY_DEFAULT[t]
     return v.dtype if isinstance(v, (Tracer, np.ndarray, np.generic)) else np.asarray(v).dtype
 
 

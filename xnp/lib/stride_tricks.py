@@ -13,6 +13,7 @@ from typing import Sequence
 import xnp
 from xnp._array import ndarray
 from xnp._manipulation import broadcast_arrays, broadcast_shapes, broadcast_to  # noqa: F401
+from xnp._util import normalize_axis
 
 __all__ = ["sliding_window_view", "broadcast_to", "broadcast_arrays", "broadcast_shapes"]
 
@@ -43,7 +44,7 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
             raise ValueError(f"Must provide matching length window_shape and axis; got "
                              f"{len(window)} window_shape elements and {len(axes)} axes "
                              "elements.")
-        axes = tuple(_axis(a, x.ndim) for a in axes)
+        axes = tuple(normalize_axis(a, x.ndim) for a in axes)
     sizes = list(x.shape)
     for ax, w in zip(axes, window):
         if sizes[ax] < w:
@@ -58,10 +59,3 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
         out = xnp.take(out, idx, axis=ax)
         out = xnp.moveaxis(out, ax + 1, -1)
     return out
-
-
-def _axis(a, ndim: int) -> int:
-    a = operator.index(a)
-    if not -ndim <= a < ndim:
-        raise xnp.exceptions.AxisError(a, ndim)
-    return a % ndim
