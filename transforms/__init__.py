@@ -14,6 +14,7 @@ from transforms.autodiff import (  # noqa: F401
     vjp,
 )
 from transforms.batching import vmap  # noqa: F401
+from transforms.control_flow import cond, fori_loop, scan, switch, while_loop  # noqa: F401
 from transforms.core import (  # noqa: F401
     ConcretizationTypeError,
     Primitive,

@@ -145,7 +145,7 @@ def _pp_jaxpr(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
         outs = binders(eqn.outvars)
         params = " ".join(f"{k}={_pp_param(v, namer, indent)}"
                           for k, v in sorted(eqn.params.items())
-                          if v is not None and not callable(v))
+                          if v is not None and not callable(v) and k != "funs")
         params = f"[{params}]" if params else ""
         args = " ".join(namer(v) for v in eqn.invars)
         lines.append(f"{pad}    {outs} = {eqn.prim.name}{params} {args}")

@@ -24,7 +24,7 @@ from transforms.core import ShapedArray
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, trace_to_jaxpr
 
 __all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_jaxpr", "partial_eval_jaxpr",
-           "closure_convert"]
+           "closure_convert", "batched_outputs", "reorder_jaxpr"]
 
 
 def _cached_on_jaxpr(fn):
@@ -79,10 +79,12 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: tuple, fun=None) -> tuple[ClosedJax
 
 
 @_cached_on_jaxpr
-def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name, fun=None
-                ) -> ClosedJaxpr:
+def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name, fun=None,
+                out_batched: tuple | None = None) -> ClosedJaxpr:
     """A jaxpr taking inputs batched along ``dims`` (None: unbatched), every output
-    batched along axis 0 (``fun``: as for :func:`jvp_jaxpr`)."""
+    batched along axis 0, or only those marked in ``out_batched`` (the others must not
+    depend on a batched input: see :func:`batched_outputs`). ``fun``: as for
+    :func:`jvp_jaxpr`."""
     from transforms.batching import vmap
     body = _as_function(closed, fun)
     in_avals = []
@@ -91,12 +93,46 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: tuple, axis_size: int, axis_name, fun
             a = ShapedArray(a.shape[:d] + (axis_size,) + a.shape[d:], a.dtype, a.weak_type)
         in_avals.append(a)
 
+    out_axes = 0 if out_batched is None else [0 if b else None for b in out_batched]
+
     def fun(*args):
-        f = vmap(body, in_axes=tuple(dims), out_axes=0,
+        f = vmap(lambda *xs: list(body(*xs)), in_axes=tuple(dims), out_axes=out_axes,
                  axis_size=axis_size, axis_name=axis_name)
         return f(*args)
 
     return trace_to_jaxpr(fun, in_avals)
+
+
+def batched_outputs(closed: ClosedJaxpr, in_batched) -> tuple:
+    """Which outputs of ``closed`` depend on an input marked batched. Conservative: an
+    equation with a batched input has all outputs batched, and so does a collective
+    (``axis_index``, ``psum``, ...), also one inside a nested jaxpr."""
+    j = closed.jaxpr
+    batched = {v for v, b in zip(j.invars, in_batched) if b}
+    for eqn in j.eqns:
+        if _creates_batch(eqn) or any(isinstance(v, Var) and v in batched
+                                      for v in eqn.invars):
+            batched.update(eqn.outvars)
+    return tuple(isinstance(v, Var) and v in batched for v in j.outvars)
+
+
+def _creates_batch(eqn) -> bool:
+    """A collective, or a higher-order equation (its parameters hold jaxprs) with a
+    collective inside."""
+    if not eqn.prim.collective:
+        return False
+    inner = [j for value in eqn.params.values()
+             for j in (value if isinstance(value, tuple) else (value,))
+             if isinstance(j, ClosedJaxpr)]
+    return not inner or any(_creates_batch(e) for j in inner for e in j.eqns)
+
+
+def reorder_jaxpr(closed: ClosedJaxpr, in_order, out_order=None) -> ClosedJaxpr:
+    """The same program with inputs (and outputs) taken in the given index orders."""
+    j = closed.jaxpr
+    outvars = j.outvars if out_order is None else [j.outvars[i] for i in out_order]
+    return ClosedJaxpr(Jaxpr(j.constvars, [j.invars[i] for i in in_order], outvars,
+                             j.eqns), closed.consts)
 
 
 @_cached_on_jaxpr
@@ -119,14 +155,16 @@ def transpose_jaxpr(closed: ClosedJaxpr, linear: tuple) -> ClosedJaxpr:
 
 
 @_cached_on_jaxpr
-def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple):
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple, instantiate: tuple = ()):
     """Split a jaxpr whose inputs marked in ``unknowns`` are not yet known.
 
     Returns ``(known, staged, out_unknowns, n_residuals)``: ``known`` maps the known
     inputs to the known outputs followed by residuals; ``staged`` maps (residuals, unknown
     inputs) to the unknown outputs. An equation runs in the known part when all its inputs
     are known; a higher-order equation with mixed inputs is split by its primitive's
-    ``partial_eval_eqn`` rule.
+    ``partial_eval_eqn`` rule (which may return ``None`` as its known equation). Outputs
+    marked in ``instantiate`` are made unknown even when they are known (their known
+    values become residuals).
     """
     j = closed.jaxpr
     unknown: set = {v for v, u in zip(j.invars, unknowns) if u}
@@ -140,7 +178,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple):
         split = eqn.prim.partial_eval_eqn
         if split is not None and not all(flags):
             known_eqn, staged_eqn, out_unknown = split(eqn, tuple(flags))
-            known_eqns.append(known_eqn)
+            if known_eqn is not None:
+                known_eqns.append(known_eqn)
             staged_eqns.append(staged_eqn)
             unknown.update(v for v, u in zip(eqn.outvars, out_unknown) if u)
         else:
@@ -151,14 +190,15 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: tuple):
         return not isinstance(v, Literal) and v in unknown
 
     defined_in_staged = {v for e in staged_eqns for v in e.outvars} | unknown
+    out_unknowns = [is_unknown(v) or bool(instantiate and instantiate[i])
+                    for i, v in enumerate(j.outvars)]
+    forced = [v for v, u in zip(j.outvars, out_unknowns) if u and not is_unknown(v)]
     residuals: list = []
     seen: set = set()
-    for e in staged_eqns:
-        for v in e.invars:
-            if isinstance(v, Var) and v not in defined_in_staged and v not in seen:
-                seen.add(v)
-                residuals.append(v)
-    out_unknowns = [is_unknown(v) for v in j.outvars]
+    for v in [v for e in staged_eqns for v in e.invars] + forced:
+        if isinstance(v, Var) and v not in defined_in_staged and v not in seen:
+            seen.add(v)
+            residuals.append(v)
     known_invars = [v for v, u in zip(j.invars, unknowns) if not u]
     known = Jaxpr(j.constvars, known_invars,
                   [v for v, u in zip(j.outvars, out_unknowns) if not u] + residuals,

@@ -136,7 +136,8 @@ class LoweringContext:
         return values[0] if single else values
 
     def region(self, arg_types: Sequence[tuple], body: Callable) -> str:
-        """A one-block region: ``body(*block_args)`` returns the values to yield."""
+        """A one-block region: ``body(*block_args)`` returns the values to yield. The body
+        may use values defined outside the region (XLA accepts implicit captures)."""
         args = [Value(self.fresh("arg"), *t) for t in arg_types]
         self._lines.append([])
         outs = body(*args)
@@ -145,7 +146,8 @@ class LoweringContext:
                   f'({", ".join(v.type for v in outs)}) -> ()')
         lines = self._lines.pop()
         header = ", ".join(f"{a.name}: {a.type}" for a in args)
-        return "{\n^bb0(" + header + "):\n  " + "\n  ".join(lines) + "\n}"
+        label = f"^bb0({header}):\n  " if args else ""   # a region without arguments
+        return "{\n" + label + "\n  ".join(lines) + "\n}"
 
     # --- constants ------------------------------------------------------------------------
     def constant(self, value, dtype=None) -> Value:

@@ -33,10 +33,10 @@ PRIMITIVES: dict[str, Primitive] = {
 def _binder(prim: Primitive):
     if prim.multiple_results:
         def fn(*args, **params):
-            return [wrap(v) for v in prim.bind(*map(unwrap, args), **params)]
+            return [wrap(v) for v in prim.bind(*[unwrap(a) for a in args], **params)]
     else:
         def fn(*args, **params):
-            return wrap(prim.bind(*map(unwrap, args), **params))
+            return wrap(prim.bind(*[unwrap(a) for a in args], **params))
     fn.__name__ = fn.__qualname__ = prim.name
     fn.__doc__ = (f"Bind the ``{prim.name}`` primitive on xnp arrays; positional arguments "
                   "are arrays, keyword arguments are the primitive's parameters.")
@@ -94,5 +94,8 @@ def axis_index(axis_name):
     """The position of the current member along the named vmap axis (int32)."""
     return wrap(axis_index_p.bind(axis_name=axis_name))
 
+
+# Control flow (primitives declared in transforms, which knows no NumPy function).
+from transforms.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, F401, A004
 
 __all__ = sorted(n for n in globals() if not n.startswith("_"))

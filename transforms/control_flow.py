@@ -1,0 +1,356 @@
+"""Structured control flow as primitives: ``cond``, ``switch``, ``while_loop``,
+``fori_loop``, ``scan`` and ``map``, with JAX's signatures and semantics.
+
+Each function traces the Python functions it is given to jaxprs on the abstract values
+of the operands and binds one primitive (:mod:`transforms.cond_rules`,
+:mod:`transforms.while_rules`, :mod:`transforms.scan_rules`), so that a branch or a loop body
+with traced values works under grad, vmap and jit. Values the functions close over
+become explicit operands, so derivatives flow into them too. Python control flow on
+concrete values keeps working inside the functions; on traced values it raises the usual
+error.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from transforms import core
+from transforms.cond_rules import check_branch_types, cond_p
+from transforms.core import ShapedArray, Tracer, get_aval
+from transforms.jaxpr import ClosedJaxpr, Jaxpr, Var, trace_to_jaxpr
+from transforms.scan_rules import scan_p
+from transforms.tree import tree_flatten, tree_unflatten
+from transforms.while_rules import while_p
+
+__all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map"]
+
+
+def _lax():
+    from xnp import lax  # imported late: xnp imports transforms
+    return lax
+
+
+# ---------------------------------------------------------------------------------------
+# Tracing helpers
+
+
+class _Traced:
+    """A Python function traced to a jaxpr on flat values; ``out_trees`` records the
+    output structure(s) it returned."""
+
+    def __init__(self, fun: Callable, unflatten_args: Callable, avals, split_out=None):
+        self.out_trees: list = []
+
+        def flat(*handles):
+            out = fun(*unflatten_args(list(handles)))
+            parts = split_out(out) if split_out else (out,)
+            leaves = []
+            trees = []
+            for part in parts:
+                part_leaves, tree = tree_flatten(part)
+                leaves += part_leaves
+                trees.append(tree)
+            self.out_trees = trees
+            return leaves
+
+        self.flat = flat
+        self.closed = trace_to_jaxpr(flat, list(avals))
+
+
+def _hoist_consts(closed_list: Sequence[ClosedJaxpr]):
+    """Turn the constants of the jaxprs into leading inputs shared by all of them
+    (each takes every jaxpr's constants and uses its own). Returns (jaxprs, consts)."""
+    consts = [c for cl in closed_list for c in cl.consts]
+    const_vars = [v for cl in closed_list for v in cl.jaxpr.constvars]
+    out, offset = [], 0
+    for cl in closed_list:
+        j, n = cl.jaxpr, len(cl.consts)
+        lead = ([Var(v.aval) for v in const_vars[:offset]] + j.constvars +
+                [Var(v.aval) for v in const_vars[offset + n:]])
+        out.append(ClosedJaxpr(Jaxpr([], lead + j.invars, j.outvars, j.eqns), []))
+        offset += n
+    return out, consts
+
+
+def _retrace_fun(flat: Callable, n_consts: int, consts) -> Callable | None:
+    """The flat function taking the hoisted constants first, for rules that re-trace it;
+    None when a constant is a tracer of an enclosing transformation (re-tracing would
+    capture that tracer)."""
+    if any(isinstance(c, Tracer) for c in consts):
+        return None
+    return lambda *args: flat(*args[n_consts:])
+
+
+def _operands(tree_value) -> tuple[list, Any, list]:
+    leaves, tree = tree_flatten(tree_value)
+    vals = [core.unwrap(x) for x in leaves]
+    return vals, tree, [get_aval(v) for v in vals]
+
+
+def _wrap_all(values) -> list:
+    return [core.wrap(v) for v in values]
+
+
+# ---------------------------------------------------------------------------------------
+# cond and switch
+
+
+def switch(index, branches: Sequence[Callable], *operands):
+    """Apply ``branches[index]`` to ``operands``, as ``jax.lax.switch``.
+
+    ``index`` is an integer scalar, clamped to ``[0, len(branches) - 1]``. Every branch
+    must return the same pytree structure with the same shapes and dtypes. All branches
+    are traced; under ``vmap`` with a batched index, all of them run and each batch
+    member's result is selected.
+    """
+    branches = list(branches)
+    if not branches:
+        raise ValueError("switch: branches must be a non-empty sequence of functions")
+    for i, b in enumerate(branches):
+        if not callable(b):
+            raise TypeError(f"switch: branches[{i}] is not callable: {b!r}")
+    index = core.unwrap(index)
+    aval = get_aval(index)
+    if aval.shape != ():
+        raise TypeError(f"switch: index must be a scalar, got an array of shape "
+                        f"{aval.shape}")
+    if aval.dtype.kind not in "iub":
+        raise TypeError(f"switch: index must be an integer, got {aval.dtype.name}")
+    return _bind_cond(_clamped_index(index, len(branches)), branches, operands, "switch",
+                      [f"branches[{i}]" for i in range(len(branches))])
+
+
+def cond(pred, true_fun: Callable, false_fun: Callable, *operands):
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as
+    ``jax.lax.cond``.
+
+    ``pred`` is a scalar (bool or number; nonzero is true). Both functions must return the
+    same pytree structure with the same shapes and dtypes. Unlike a Python ``if``, this
+    works when ``pred`` is traced (under jit, vmap, grad); under ``vmap`` with a batched
+    ``pred`` both functions run and the results are selected per batch member.
+    """
+    if not callable(true_fun) or not callable(false_fun):
+        raise TypeError("cond: true_fun and false_fun must be callable, got "
+                        f"{type(true_fun).__name__} and {type(false_fun).__name__}")
+    pred = core.unwrap(pred)
+    aval = get_aval(pred)
+    if aval.shape != ():
+        raise TypeError(f"cond: pred must be a scalar, got an array of shape {aval.shape}"
+                        " (use xnp.where for elementwise selection)")
+    if aval.dtype.kind not in "biufc":
+        raise TypeError(f"cond: pred must be a boolean or number, got {aval.dtype.name}")
+    if isinstance(pred, Tracer):
+        lax = _lax()
+        if aval.dtype != np.bool_:
+            pred = lax.ne_p.bind(pred, np.zeros((), aval.dtype))
+        index = lax.convert_element_type_p.bind(pred, new_dtype=np.dtype(np.int32))
+    else:
+        index = np.int32(bool(pred))
+    return _bind_cond(index, [false_fun, true_fun], operands, "cond",
+                      ["true_fun", "false_fun"][::-1])
+
+
+def _clamped_index(index, n: int):
+    if not isinstance(index, Tracer):
+        return np.int32(min(max(int(index), 0), n - 1))
+    lax = _lax()
+    dt = get_aval(index).dtype
+    if dt == np.bool_:
+        index = lax.convert_element_type_p.bind(index, new_dtype=np.dtype(np.int32))
+        dt = np.dtype(np.int32)
+    index = lax.clamp_p.bind(np.zeros((), dt), index, np.asarray(n - 1, dt))
+    return lax.convert_element_type_p.bind(index, new_dtype=np.dtype(np.int32))
+
+
+def _bind_cond(index, branches, operands, what, names):
+    vals, tree, avals = _operands(operands)
+    traced = [_Traced(b, lambda leaves: tree_unflatten(tree, leaves), avals)
+              for b in branches]
+    trees = [t.out_trees[0] for t in traced]
+    for t, name in zip(trees[1:], names[1:]):
+        if t != trees[0]:
+            raise TypeError(f"{what}: {names[0]} and {name} must return the same pytree "
+                            f"structure, got {trees[0]} and {t}")
+    check_branch_types(what, [t.closed for t in traced], names)
+    jaxprs, consts = _hoist_consts([t.closed for t in traced])
+    funs = tuple(_retrace_fun(t.flat, len(consts), consts) for t in traced)
+    outs = cond_p.bind(index, *consts, *vals, branches=tuple(jaxprs), funs=funs)
+    return tree_unflatten(trees[0], _wrap_all(outs))
+
+
+# ---------------------------------------------------------------------------------------
+# Loops
+
+
+def _fixed_carry(trace: Callable, vals: list, avals: list, what: str):
+    """Trace the loop body (``trace(avals)`` returns a :class:`_Traced` whose first
+    output tree is the carry) until the carry's types are a fixed point: a weakly typed
+    input carry (a Python scalar) takes the dtype the body gives it, as in JAX; any
+    other mismatch is an error. Returns the traced body and the converted carry."""
+    traced = trace(avals)
+    out_avals = traced.closed.out_avals[:len(avals)]
+    if any(a.shape != o.shape or a.dtype != o.dtype for a, o in zip(avals, out_avals)):
+        promoted = [ShapedArray(a.shape, o.dtype) if a.weak_type and a.shape == o.shape
+                    else a for a, o in zip(avals, out_avals)]
+        if promoted != avals:
+            vals = [_convert(v, p.dtype) if p.dtype != a.dtype else v
+                    for v, a, p in zip(vals, avals, promoted)]
+            avals = promoted
+            traced = trace(avals)
+            out_avals = traced.closed.out_avals[:len(avals)]
+    for i, (a, o) in enumerate(zip(avals, out_avals)):
+        if a.shape != o.shape or a.dtype != o.dtype:
+            raise TypeError(f"{what}: the body function must return a carry of the same "
+                            f"types as its input carry, but input carry leaf {i} has type "
+                            f"{a.str_short()} and the output has type {o.str_short()}")
+    return traced, vals
+
+
+def _convert(v, dtype):
+    if isinstance(v, Tracer):
+        return _lax().convert_element_type_p.bind(v, new_dtype=np.dtype(dtype))
+    return np.asarray(v, dtype)
+
+
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
+    """``val = init_val; while cond_fun(val): val = body_fun(val)``, as
+    ``jax.lax.while_loop``.
+
+    ``body_fun`` must return the same pytree structure, shapes and dtypes as it receives
+    (a Python-scalar leaf of ``init_val`` takes the dtype the body gives it).
+    ``cond_fun`` must return a boolean scalar. Forward-mode differentiation works
+    everywhere; reverse mode works eagerly (the loop is unrolled on the tape) but not
+    under ``jit``, as in JAX: use :func:`scan` or :func:`fori_loop` with concrete bounds.
+    """
+    vals, tree, avals = _operands(init_val)
+
+    def trace_body(in_avals):
+        traced = _Traced(body_fun, lambda leaves: (tree_unflatten(tree, leaves),), in_avals)
+        if traced.out_trees[0] != tree:
+            raise TypeError(f"while_loop: body_fun must return the structure of its input "
+                            f"{tree}, got {traced.out_trees[0]}")
+        return traced
+
+    body, vals = _fixed_carry(trace_body, vals, avals, "while_loop")
+    avals = [get_aval(v) for v in vals]
+    cond = _Traced(cond_fun, lambda leaves: (tree_unflatten(tree, leaves),), avals)
+    out = cond.closed.out_avals
+    if len(out) != 1 or out[0].shape != () or out[0].dtype != np.bool_:
+        got = ", ".join(a.str_short() for a in out)
+        raise TypeError(f"while_loop: cond_fun must return a boolean scalar, but got "
+                        f"output type(s) [{got}]")
+    (cond_j,), cconsts = _hoist_consts([cond.closed])
+    (body_j,), bconsts = _hoist_consts([body.closed])
+    outs = while_p.bind(*cconsts, *bconsts, *vals, cond_jaxpr=cond_j, body_jaxpr=body_j,
+                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
+    return tree_unflatten(tree, _wrap_all(outs))
+
+
+def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
+         unroll: int | bool = 1):
+    """Loop ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs``, as
+    ``jax.lax.scan``; returns ``(final carry, stacked ys)``.
+
+    ``xs`` is a pytree of arrays with equal leading sizes (or None, with ``length``).
+    ``reverse=True`` runs from the last slice to the first (``ys`` keep their order).
+    Differences from JAX: ``unroll`` is accepted and ignored (XLA decides).
+    """
+    del unroll
+    carry_vals, carry_tree, carry_avals = _operands(init)
+    xs_vals, xs_tree, xs_avals = _operands(xs)
+    for a in xs_avals:
+        if a.ndim == 0:
+            raise ValueError(f"scan got value with no leading axis to scan over: "
+                             f"{a.str_short()}")
+    sizes = sorted({a.shape[0] for a in xs_avals})
+    if length is not None:
+        length = int(core.concrete_or_error(length, "scan's length"))
+        if sizes and sizes != [length]:
+            raise ValueError(f"scan got `length` argument of {length} which disagrees "
+                             f"with leading axis sizes {sizes}")
+    elif not sizes:
+        raise ValueError("scan got no values to scan over and `length` not provided")
+    elif len(sizes) > 1:
+        raise ValueError(f"scan got values with different leading axis sizes: "
+                         f"{', '.join(map(str, sizes))}")
+    else:
+        length = sizes[0]
+    x_avals = [a.update(shape=a.shape[1:]) for a in xs_avals]
+    nc = len(carry_vals)
+
+    def split_out(out):
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError(f"scan: the body function must return a pair (carry, y), got "
+                            f"{type(out).__name__}")
+        return out
+
+    def trace_body(in_avals):
+        traced = _Traced(f, lambda leaves: (tree_unflatten(carry_tree, leaves[:nc]),
+                                            tree_unflatten(xs_tree, leaves[nc:])),
+                         list(in_avals) + x_avals, split_out)
+        if traced.out_trees[0] != carry_tree:
+            raise TypeError(f"scan: the body function must return a carry of the "
+                            f"structure of its input {carry_tree}, got "
+                            f"{traced.out_trees[0]}")
+        return traced
+
+    body, carry_vals = _fixed_carry(trace_body, carry_vals, carry_avals, "scan")
+    (jaxpr,), consts = _hoist_consts([body.closed])
+    fun = _retrace_fun(body.flat, len(consts), consts)
+    outs = scan_p.bind(*consts, *carry_vals, *xs_vals, jaxpr=jaxpr, length=length,
+                       reverse=bool(reverse), num_consts=len(consts), num_carry=nc,
+                       funs=None if fun is None else (fun,))
+    outs = _wrap_all(outs)
+    return (tree_unflatten(carry_tree, outs[:nc]),
+            tree_unflatten(body.out_trees[1], outs[nc:]))
+
+
+def _concrete_int(x):
+    v = core.unwrap(x)
+    if isinstance(v, Tracer):
+        v = v.to_concrete()
+        if v is None:
+            return None
+    return v
+
+
+def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
+    """``val = init_val; for i in range(lower, upper): val = body_fun(i, val)``, as
+    ``jax.lax.fori_loop``.
+
+    With concrete bounds this is a :func:`scan` (so reverse-mode differentiation works
+    under jit too); with traced bounds a :func:`while_loop`. ``i`` has the dtype of the
+    bounds (int64 for Python ints).
+    """
+    del unroll
+    lo, hi = _concrete_int(lower), _concrete_int(upper)
+    a_lo, a_hi = (get_aval(core.unwrap(b)) for b in (lower, upper))
+    if a_lo.weak_type != a_hi.weak_type:        # a Python int adopts the other's dtype
+        dtype = a_hi.dtype if a_lo.weak_type else a_lo.dtype
+    else:
+        dtype = np.result_type(a_lo.dtype, a_hi.dtype)
+    if dtype.kind not in "iu" or a_lo.shape or a_hi.shape:
+        raise TypeError(f"fori_loop: lower and upper must be integer scalars, got "
+                        f"{a_lo.str_short()} and {a_hi.str_short()}")
+    if lo is not None and hi is not None:
+        def step(carry, _):
+            i, val = carry
+            return (i + 1, body_fun(i, val)), None
+        start = np.asarray(lo, dtype)
+        (_, out), _ = scan(step, (start, init_val), None, length=max(int(hi) - int(lo), 0))
+        return out
+
+    def body(carry):
+        i, stop, val = carry
+        return i + 1, stop, body_fun(i, val)
+
+    lower, upper = (_convert(core.unwrap(b), dtype) for b in (lower, upper))
+    return while_loop(lambda c: c[0] < c[1], body, (lower, upper, init_val))[2]
+
+
+def map(f: Callable, xs):  # noqa: A001  (jax.lax.map)
+    """``stack([f(x) for x in xs])`` over the leading axis of the pytree ``xs``, as
+    ``jax.lax.map`` (a :func:`scan` without a carry)."""
+    return scan(lambda _, x: ((), f(x)), (), xs)[1]

@@ -1,0 +1,203 @@
+"""``while_p``: ``while cond(carry): carry = body(carry)`` over jaxprs.
+
+Operands are ``(*cond_consts, *body_consts, *carry)``; the parameters ``cond_jaxpr`` and
+``body_jaxpr`` take ``(*cond_consts, *carry)`` and ``(*body_consts, *carry)``;
+``cond_nconsts`` and ``body_nconsts`` say how many operands are constants of each.
+
+Rules: JVP (the carry grows by its tangents), batching (a batched predicate runs the loop
+while any member's predicate holds and keeps the finished members' carries with a
+select), lowering (``stablehlo.while``). Reverse mode needs the trip count: eagerly it is
+known, and linearize unrolls the loop on its tape; under ``jit`` it is not, and
+transposition raises the error JAX raises (use ``scan`` or ``fori_loop`` with static
+bounds).
+"""
+
+from __future__ import annotations
+
+from transforms import core
+from transforms import jaxpr_transforms as jt
+from transforms.ad import Zero, instantiate, is_differentiable, tangent_aval
+from transforms.core import Primitive, Tracer, get_aval
+from transforms.jaxpr import ClosedJaxpr, Jaxpr, StagingTrace, Var, eval_jaxpr, trace_to_jaxpr
+from transforms.lowering import lower_jaxpr
+
+__all__ = ["while_p"]
+
+while_p = Primitive("while", multiple_results=True)
+while_p.collective = True    # the batching rule needs the vmap axis (size and name)
+
+
+def _split(ops, cond_nconsts, body_nconsts):
+    return (list(ops[:cond_nconsts]), list(ops[cond_nconsts:cond_nconsts + body_nconsts]),
+            list(ops[cond_nconsts + body_nconsts:]))
+
+
+def _while_impl(*ops, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cconsts, bconsts, carry = _split(ops, cond_nconsts, body_nconsts)
+    while eval_jaxpr(cond_jaxpr, *cconsts, *carry)[0]:
+        carry = eval_jaxpr(body_jaxpr, *bconsts, *carry)
+    return carry
+
+
+def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    return [a.update(weak_type=False) for a in body_jaxpr.out_avals]
+
+
+def _with_ignored_inputs(closed: ClosedJaxpr, avals) -> ClosedJaxpr:
+    """``closed`` taking extra trailing inputs of ``avals`` that it ignores."""
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars + [Var(a) for a in avals], j.outvars,
+                             j.eqns), closed.consts)
+
+
+def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    _, bconsts, carry = _split(primals, cond_nconsts, body_nconsts)
+    _, bconst_t, carry_t = _split(tangents, cond_nconsts, body_nconsts)
+    params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
+                  body_nconsts=body_nconsts)
+    if all(type(t) is Zero for t in bconst_t + carry_t):
+        outs = while_p.bind(*primals, **params)
+        return outs, [Zero(tangent_aval(get_aval(o))) for o in outs]
+    # Every differentiable carry gets a tangent: it is a fixed point of the body's JVP.
+    carry_nz = [is_differentiable(get_aval(c)) for c in carry]
+    const_nz = [type(t) is not Zero for t in bconst_t]
+    body_jvp, _ = jt.jvp_jaxpr(body_jaxpr, tuple(const_nz + carry_nz))
+    nb, nc = len(bconsts), len(carry)
+    nbt = sum(const_nz)
+    # body_jvp takes (consts, carry, const tangents, carry tangents): put the const
+    # tangents among the consts, as the loop wants its carry last.
+    order = [*range(nb), *range(nb + nc, nb + nc + nbt), *range(nb, nb + nc),
+             *range(nb + nc + nbt, nb + nc + nbt + sum(carry_nz))]
+    body = jt.reorder_jaxpr(body_jvp, order)
+    t_avals = [tangent_aval(get_aval(c)) for c, nz in zip(carry, carry_nz) if nz]
+    cond = _with_ignored_inputs(cond_jaxpr, t_avals)
+    carry_tangents = [instantiate(t) if type(t) is Zero else t
+                      for t, nz in zip(carry_t, carry_nz) if nz]
+    outs = while_p.bind(*primals[:cond_nconsts], *bconsts,
+                        *[t for t in bconst_t if type(t) is not Zero], *carry,
+                        *carry_tangents, cond_jaxpr=cond, body_jaxpr=body,
+                        cond_nconsts=cond_nconsts, body_nconsts=nb + nbt)
+    it = iter(outs[nc:])
+    return outs[:nc], [next(it) if nz else Zero(tangent_aval(get_aval(c)))
+                       for c, nz in zip(outs[:nc], carry_nz)]
+
+
+def _while_partial_eval(tape: StagingTrace, args, params):
+    """Eagerly the predicate is concrete: the loop is unrolled on the linearize tape, one
+    body at a time. Otherwise the whole loop is staged (and cannot be transposed)."""
+    cconsts, bconsts, carry = _split(args, params["cond_nconsts"], params["body_nconsts"])
+    cond, body = params["cond_jaxpr"], params["body_jaxpr"]
+    while True:
+        pred = eval_jaxpr(cond, *cconsts, *carry)[0]
+        if isinstance(pred, Tracer):
+            pred = pred.to_concrete()
+            if pred is None:
+                return StagingTrace.process_primitive(tape, while_p, args, params)
+        if not pred:
+            return carry
+        carry = eval_jaxpr(body, *bconsts, *carry)
+
+
+def _while_transpose(cts, *args, **params):
+    raise TypeError(
+        "Reverse-mode differentiation does not work for while_loop (or fori_loop with "
+        "traced bounds) under jit: the number of iterations is not known when the "
+        "function is compiled. Use transforms.scan, or fori_loop with concrete Python "
+        "bounds (which becomes a scan); eagerly, grad of a while_loop works.")
+
+
+# ---------------------------------------------------------------------------------------
+# Batching
+
+
+def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, _axis):
+    from xnp.lax._batch_util import bdim_to_front
+    size, name = _axis.axis_size, _axis.axis_name
+    cconsts, bconsts, carry = _split(vals, cond_nconsts, body_nconsts)
+    cdims, bdims, carry_dims = _split(dims, cond_nconsts, body_nconsts)
+    cb = [d is not None for d in cdims]
+    bb = [d is not None for d in bdims]
+    carry_b = [d is not None for d in carry_dims]
+    while True:                   # which carries become batched, iterated to a fixed point
+        out_b = jt.batched_outputs(body_jaxpr, bb + carry_b)
+        grown = [a or b for a, b in zip(carry_b, out_b)]
+        if grown == carry_b:
+            break
+        carry_b = grown
+    pred_batched = jt.batched_outputs(cond_jaxpr, cb + carry_b)[0]
+    if pred_batched:
+        carry_b = [True] * len(carry)
+    carry = [bdim_to_front(c, d, size) if b else c
+             for c, d, b in zip(carry, carry_dims, carry_b)]
+    carry_dims = tuple(0 if b else None for b in carry_b)
+    body = jt.batch_jaxpr(body_jaxpr, tuple(bdims) + carry_dims, size, name, None,
+                          tuple(carry_b))
+    cond = jt.batch_jaxpr(cond_jaxpr, tuple(cdims) + carry_dims, size, name, None,
+                          (pred_batched,))
+    if not pred_batched:
+        outs = while_p.bind(*cconsts, *bconsts, *carry, cond_jaxpr=cond, body_jaxpr=body,
+                            cond_nconsts=cond_nconsts, body_nconsts=body_nconsts)
+        return outs, list(carry_dims)
+    cond_any, body_masked = _masked_loop(cond, body, cond_nconsts, body_nconsts,
+                                         [get_aval(c) for c in carry])
+    outs = while_p.bind(*cconsts, *cconsts, *bconsts, *carry, cond_jaxpr=cond_any,
+                        body_jaxpr=body_masked, cond_nconsts=cond_nconsts,
+                        body_nconsts=cond_nconsts + body_nconsts)
+    return outs, [0] * len(outs)
+
+
+def _masked_loop(cond, body, nc, nb, carry_avals):
+    """For a batched predicate: loop while any member's predicate holds; members whose
+    predicate is false keep their carry."""
+    from xnp.lax import broadcast_in_dim_p, reduce_or_p, select_n_p
+    const_avals = cond.in_avals[:nc]
+
+    def cond_any(*args):
+        pred = eval_jaxpr(cond, *args)[0]
+        return [reduce_or_p.bind(pred, axes=(0,))]
+
+    def body_masked(*args):
+        args = [core.unwrap(x) for x in args]
+        cconsts, bconsts, carry = args[:nc], args[nc:nc + nb], args[nc + nb:]
+        pred = eval_jaxpr(cond, *cconsts, *carry)[0]
+        new = eval_jaxpr(body, *bconsts, *carry)
+        outs = []
+        for old, value in zip(carry, new):
+            shape = get_aval(value).shape
+            which = broadcast_in_dim_p.bind(pred, shape=shape, broadcast_dimensions=(0,))
+            outs.append(select_n_p.bind(which, old, value))
+        return outs
+
+    return (trace_to_jaxpr(cond_any, const_avals + carry_avals),
+            trace_to_jaxpr(body_masked, const_avals + body.in_avals[:nb] + carry_avals))
+
+
+# ---------------------------------------------------------------------------------------
+# Lowering
+
+
+def _while_lower(ctx, *ops, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cconsts, bconsts, carry = _split(ops, cond_nconsts, body_nconsts)
+    types = [(v.shape, v.dtype) for v in carry]
+
+    def cond(*c):
+        return lower_jaxpr(ctx, cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *c])
+
+    def body(*c):
+        return lower_jaxpr(ctx, body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *c])
+
+    if not carry:
+        return []
+    regions = [ctx.region(types, cond), ctx.region(types, body)]
+    outs = ctx.op("stablehlo.while", carry, list(types), regions=regions)
+    return outs
+
+
+while_p.impl = _while_impl
+while_p.abstract_eval = _while_abstract_eval
+while_p.jvp = _while_jvp
+while_p.transpose = _while_transpose
+while_p.batch = _while_batch
+while_p.partial_eval = _while_partial_eval
+while_p.lower = _while_lower
+
