@@ -2,8 +2,10 @@
 
 A call hands its flat arguments to the current trace's ``process_custom``. The eval trace
 just runs the function (so Python control flow inside works); the JVP trace runs the rule;
-any other trace runs the function under itself. The rule therefore applies whichever
-transformations sit above or below the differentiation.
+the batch trace batches function and rule alike; a staging trace records one
+``custom_jvp_call``/``custom_vjp_call`` equation that keeps the rules, so that jaxprs
+transformed later (the bodies of jit, cond and scan) still apply them. The rule therefore
+applies whichever transformations sit above or below the differentiation.
 
 For ``custom_vjp`` the JVP trace runs ``fwd`` on the primals and emits one equation of
 :data:`custom_lin_p`, linear in the input tangents, whose transpose calls ``bwd``. Reverse
@@ -70,6 +72,7 @@ class _CustomBase:
             leaves, t = tree_flatten(out)
             out_tree.append(t)
             return [core.unwrap(x) for x in leaves]
+        call.__name__ = call.__qualname__ = getattr(self, "__name__", "custom")
         return call
 
     def _merge(self, static, dyn):
@@ -338,3 +341,68 @@ def _custom_lin_batch(vals, dims, *, bwd, static, n_tangents, out_avals):
 
 
 custom_lin_p.batch = _custom_lin_batch
+
+
+# --- staging: one equation that keeps the rules --------------------------------------------
+
+
+class CustomCall:
+    """The parameter of a staged custom call: its kind, the rules (``params`` of
+    :func:`bind_custom`) and the jaxpr of the plain function."""
+
+    __slots__ = ("kind", "params", "jaxpr")
+
+    def __init__(self, kind: str, params: dict, jaxpr):
+        self.kind, self.params, self.jaxpr = kind, params, jaxpr
+
+    def __repr__(self):
+        return getattr(self.params["call"], "__qualname__", "custom")
+
+
+def stage_custom(trace, kind, args, params):
+    """Record a custom call on a staging trace as one equation (inline, as the plain
+    function, when the function closes over a tracer of an enclosing transformation)."""
+    from transforms.jaxpr import StagingTrace, trace_to_jaxpr
+    closed = trace_to_jaxpr(lambda *xs: params["call"](*[core.unwrap(x) for x in xs]),
+                            [get_aval(x) for x in args])
+    if any(isinstance(c, core.Tracer) for c in closed.consts):
+        return params["call"](*args)
+    prim = custom_jvp_call_p if kind == "jvp" else custom_vjp_call_p
+    return StagingTrace.process_primitive(trace, prim, tuple(args),
+                                          {"custom": CustomCall(kind, params, closed)})
+
+
+def _call_impl(*args, custom):
+    from transforms.jaxpr import eval_jaxpr
+    return eval_jaxpr(custom.jaxpr, *args)
+
+
+def _call_jvp(primals, tangents, *, custom):
+    def run(*xs):
+        return bind_custom(custom.kind, [core.unwrap(x) for x in xs], custom.params)
+    return ad.jvp_flat(run, primals, tangents)
+
+
+def _call_batch(vals, dims, *, custom):
+    from transforms.batching import vmap
+
+    def run(*xs):
+        return bind_custom(custom.kind, [core.unwrap(x) for x in xs], custom.params)
+    outs = vmap(run, in_axes=tuple(dims))(*vals)
+    return [core.unwrap(o) for o in outs], [0] * len(outs)
+
+
+def _call_lower(ctx, *args, custom):
+    from transforms.lowering import lower_jaxpr
+    return lower_jaxpr(ctx, custom.jaxpr.jaxpr, custom.jaxpr.consts, args)
+
+
+custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+for _p in (custom_jvp_call_p, custom_vjp_call_p):
+    _p.impl = _call_impl
+    _p.abstract_eval = lambda *avals, custom: list(custom.jaxpr.out_avals)
+    _p.jvp = _call_jvp
+    _p.batch = _call_batch
+    _p.lower = _call_lower
+del _p

@@ -242,6 +242,10 @@ class StagingTrace(Trace):
         self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
         return outs
 
+    def process_custom(self, kind, args, params):
+        from transforms.custom_derivatives import stage_custom
+        return stage_custom(self, kind, args, params)
+
     def build(self, in_tracers, out_values) -> ClosedJaxpr:
         outvars = [self.to_atom(core.unwrap(x)) for x in out_values]
         consts = [value for value, _ in self.consts.values()]
