@@ -274,7 +274,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
         raise ValueError("scan got no values to scan over and `length` not provided")
     elif len(sizes) > 1:
         raise ValueError(f"scan got values with different leading axis sizes: "
-                         f"{', '.join(map(str, sizes))}")
+                         f"{', '.join(str(s) for s in sizes)}")
     else:
         length = sizes[0]
     x_avals = [a.update(shape=a.shape[1:]) for a in xs_avals]

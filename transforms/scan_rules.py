@@ -302,6 +302,8 @@ def _scan_lower(ctx, *ops, jaxpr, length, reverse, num_consts, num_carry, funs=N
     consts, carry, xs = _split(ops, num_consts, num_carry)
     y_avals = jaxpr.out_avals[num_carry:]
     ys = [ctx.full((length, *a.shape), 0, a.dtype) for a in y_avals]
+    if length == 0:                     # no iteration (and no slice of the empty xs)
+        return [*carry, *ys]
     state = [ctx.constant(np.int64(0)), *carry, *ys]
     types = [(v.shape, v.dtype) for v in state]
 

@@ -1,0 +1,351 @@
+"""cond, switch, while_loop, fori_loop, scan and map: eager results against the Python
+loop or ``if`` they stand for (NumPy as the oracle), derivatives against finite
+differences and the JVP/VJP identity (check_grads), vmap against a loop, jit against
+eager, every composition in both orders, and JAX's errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import xnp
+from transforms import grad, hessian, jacfwd, jacrev, jit, jvp, make_jaxpr, vmap
+from transforms.test_util import check_grads
+from xnp.lax import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
+
+
+def close(a, b, tol=1e-10):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+# --- models and their NumPy references ----------------------------------------------------
+
+def piecewise(x, w):
+    return cond(xnp.sum(x) > 0, lambda x: xnp.sin(x) * w, lambda x: x ** 2 - w, x)
+
+
+def piecewise_ref(x, w):
+    x = np.asarray(x)
+    return np.sin(x) * w if x.sum() > 0 else x ** 2 - w
+
+
+def rnn(w, h0, xs):
+    """A tanh recurrence; returns the sum of the final state and of all outputs."""
+    def step(h, x):
+        h = xnp.tanh(w @ h + x)
+        return h, xnp.sum(h ** 2)
+    h, ys = scan(step, h0, xs)
+    return xnp.sum(h) + xnp.sum(ys)
+
+
+def rnn_ref(w, h0, xs):
+    h, total = np.asarray(h0), 0.0
+    for x in np.asarray(xs):
+        h = np.tanh(np.asarray(w) @ h + x)
+        total += np.sum(h ** 2)
+    return h.sum() + total
+
+
+rng = np.random.default_rng(0)
+W = rng.standard_normal((3, 3)) * 0.5
+H0 = rng.standard_normal(3)
+XS = rng.standard_normal((4, 3))
+
+
+# --- cond and switch -------------------------------------------------------------------------
+
+@given(st.floats(-3, 3), st.floats(-3, 3))
+def test_cond_matches_python_if_in_every_transform(a, b):
+    x = np.array([a, b])
+    want = piecewise_ref(x, 1.5)
+    close(piecewise(x, 1.5), want)
+    close(jit(piecewise)(x, 1.5), want)
+    close(vmap(piecewise, (0, None))(np.stack([x, -x]), 1.5),
+          [piecewise_ref(x, 1.5), piecewise_ref(-x, 1.5)])
+
+
+def test_cond_derivatives_in_both_branches_and_compositions():
+    for x in (np.array([0.3, 0.9]), np.array([-0.7, 0.1])):
+        check_grads(piecewise, (x, 1.5), order=2)
+        g = grad(lambda x, w: xnp.sum(piecewise(x, w)), argnums=(0, 1))
+        eager = g(x, 1.5)
+        for transformed in (jit(g), grad(lambda x, w: xnp.sum(jit(piecewise)(x, w)),
+                                         argnums=(0, 1))):
+            for e, t in zip(eager, transformed(x, 1.5)):
+                close(t, e)
+    xs = np.array([[0.3, 0.9], [-0.7, 0.1], [2.0, -1.0]])
+    per_example = [grad(lambda x: xnp.sum(piecewise(x, 1.5)))(x) for x in xs]
+    batched = vmap(grad(lambda x: xnp.sum(piecewise(x, 1.5))))
+    close(batched(xs), per_example)
+    close(jit(batched)(xs), per_example)       # the batched predicate becomes a select
+
+
+def test_cond_pytrees_numbers_as_predicates_and_closures():
+    out = cond(2, lambda d: {"a": d["x"] + 1, "b": (d["x"],)}, lambda d: {"a": d["x"] - 1,
+               "b": (d["x"] * 0,)}, {"x": np.arange(3.0)})
+    close(out["a"], np.arange(3.0) + 1)
+    close(out["b"][0], np.arange(3.0))
+    assert cond(0.0, lambda: 1.0, lambda: 2.0) == 2.0
+    assert cond(np.float32(-0.0), lambda: 1, lambda: 2) == 2     # -0.0 is false
+    # Values closed over are operands: derivatives flow into them.
+    f = lambda w: cond(w > 1, lambda: w ** 3, lambda: -w)  # noqa: E731
+    close(grad(f)(2.0), 12.0)
+    close(grad(f)(0.5), -1.0)
+    close(jit(grad(f))(2.0), 12.0)
+
+
+def test_switch_clamps_the_index_like_jax():
+    branches = [lambda x: x, lambda x: 2 * x, lambda x: -x]
+    for i in (-5, 0, 1, 2, 9):
+        want = [1.5, 3.0, -1.5][min(max(i, 0), 2)]
+        assert float(switch(i, branches, 1.5)) == want
+        assert float(jit(lambda i, x: switch(i, branches, x))(i, 1.5)) == want
+    idx = np.array([-1, 0, 1, 2, 3])
+    close(vmap(lambda i: switch(i, branches, 1.5))(idx), [1.5, 1.5, 3.0, -1.5, -1.5])
+    close(grad(lambda x: switch(2, branches, x))(1.0), -1.0)
+
+
+def test_cond_errors_name_the_problem():
+    with pytest.raises(TypeError, match="pred must be a scalar"):
+        cond(np.array([True, False]), lambda: 1.0, lambda: 2.0)
+    with pytest.raises(TypeError, match="identical types"):
+        cond(True, lambda: np.float32(1), lambda: np.float64(1))
+    with pytest.raises(TypeError, match="same pytree structure"):
+        cond(True, lambda: (1.0, 2.0), lambda: 1.0)
+    with pytest.raises(TypeError, match="callable"):
+        cond(True, 1.0, lambda: 1.0)
+    with pytest.raises(TypeError, match="index must be an integer"):
+        switch(1.0, [lambda: 1.0], )
+    with pytest.raises(ValueError, match="non-empty"):
+        switch(0, [])
+
+
+def test_cond_lowers_to_case():
+    text = jit(piecewise).lower(np.ones(2), 1.0).as_text()
+    assert "stablehlo.case" in text
+    assert "cond[" in str(make_jaxpr(piecewise)(np.ones(2), 1.0))
+
+
+# --- scan and map ------------------------------------------------------------------------------
+
+@given(st.integers(0, 6), st.integers(0, 3), st.booleans())
+def test_scan_cumulative_sum_matches_numpy(n, m, reverse):
+    xs = np.random.default_rng(n * 7 + m).standard_normal((n, m))
+
+    def f(xs):
+        return scan(lambda c, x: (c + x, c * 2), np.zeros(m), xs, reverse=reverse)
+
+    order = xs[::-1] if reverse else xs
+    partial = np.cumsum(np.concatenate([np.zeros((1, m)), order]), axis=0)
+    want_ys = (partial[:-1] * 2)[::-1] if reverse else partial[:-1] * 2
+    for fn in (f, jit(f)):
+        carry, ys = fn(xs)
+        close(carry, partial[-1])
+        assert np.asarray(ys).shape == (n, m)
+        close(ys, want_ys)
+
+
+def test_scan_rnn_values_and_derivatives():
+    close(rnn(W, H0, XS), rnn_ref(W, H0, XS))
+    close(jit(rnn)(W, H0, XS), rnn_ref(W, H0, XS))
+    check_grads(rnn, (W, H0, XS), order=2)
+    g = grad(rnn, argnums=(0, 1, 2))
+    eager = g(W, H0, XS)
+    for other in (jit(g)(W, H0, XS), grad(jit(rnn), argnums=(0, 1, 2))(W, H0, XS)):
+        for e, o in zip(eager, other):
+            close(o, e)
+    close(jacfwd(rnn, argnums=1)(W, H0, XS), jacrev(rnn, argnums=1)(W, H0, XS))
+    hess = hessian(rnn, argnums=1)(W, H0, XS)
+    close(hess, np.asarray(hess).T, 1e-8)
+
+
+def test_scan_under_vmap_every_argument_batched_or_not():
+    ws = np.stack([W, W * 0.5])
+    h0s = np.stack([H0, -H0])
+    xss = np.stack([XS, XS[::-1]], axis=1)              # batched along axis 1
+    for in_axes, args in [((0, None, None), (ws, H0, XS)), ((None, 0, None), (W, h0s, XS)),
+                          ((None, None, 1), (W, H0, xss)), ((0, 0, 1), (ws, h0s, xss))]:
+        got = vmap(rnn, in_axes)(*args)
+        want = [rnn_ref(*[a if ax is None else np.take(a, b, axis=ax)
+                          for a, ax in zip(args, in_axes)]) for b in range(2)]
+        close(got, want)
+        close(jit(vmap(rnn, in_axes))(*args), want)
+        per_example = [grad(rnn)(*[a if ax is None else np.take(a, b, axis=ax)
+                                   for a, ax in zip(args, in_axes)]) for b in range(2)]
+        close(vmap(grad(rnn), in_axes)(*args), per_example)
+
+
+def test_scan_pytrees_length_only_and_map():
+    carry, ys = scan(lambda c, _: ((c[0] + 1, c[1] * 2), {"i": c[0]}), (0, 1.0), None,
+                     length=4)
+    assert int(carry[0]) == 4 and float(carry[1]) == 16.0
+    close(ys["i"], [0, 1, 2, 3])
+    close(map(lambda x: x ** 2, np.arange(4.0)), np.arange(4.0) ** 2)
+    close(vmap(lambda v: map(lambda x: x * v, np.arange(3.0)))(np.array([1.0, 2.0])),
+          [[0, 1, 2], [0, 2, 4]])
+    # A Python-scalar carry takes the dtype the body gives it, as in JAX.
+    carry, _ = scan(lambda c, x: (c + x, None), 0, np.array([0.5, 0.25]))
+    assert np.asarray(carry).dtype == np.float64 and float(carry) == 0.75
+
+
+def test_scan_in_place_code_in_the_body():
+    def f(v):
+        def step(a, i):
+            a = a.copy()
+            a[i] = a[i] * v + 1.0
+            return a, a.sum()
+        return scan(step, xnp.zeros(3), xnp.arange(3))
+
+    a, sums = f(2.0)
+    close(a, [1, 1, 1])
+    close(sums, [1, 2, 3])
+    close(jit(f)(2.0)[0], [1, 1, 1])
+    close(grad(lambda v: f(v)[1].sum())(2.0), 0.0)
+
+
+def test_scan_errors():
+    with pytest.raises(ValueError, match="different leading axis sizes"):
+        scan(lambda c, x: (c, x), 0.0, (np.ones(2), np.ones(3)))
+    with pytest.raises(ValueError, match="disagrees"):
+        scan(lambda c, x: (c, x), 0.0, np.ones(2), length=3)
+    with pytest.raises(ValueError, match="no leading axis"):
+        scan(lambda c, x: (c, x), 0.0, np.float64(1.0))
+    with pytest.raises(ValueError, match="length"):
+        scan(lambda c, x: (c, x), 0.0)
+    with pytest.raises(TypeError, match="pair"):
+        scan(lambda c, x: c, 0.0, np.ones(2))
+    with pytest.raises(TypeError, match="same types"):
+        scan(lambda c, x: (c.astype(np.float32), x), np.float64(0), np.ones(2))
+    with pytest.raises(TypeError, match="structure"):
+        scan(lambda c, x: ((c, c), x), 0.0, np.ones(2))
+
+
+# --- while_loop and fori_loop --------------------------------------------------------------
+
+def newton_sqrt(a):
+    def body(c):
+        x, i = c
+        return 0.5 * (x + a / x), i + 1
+    return while_loop(lambda c: c[1] < 30, body, (a, 0))[0]
+
+
+def test_while_loop_values_and_forward_mode():
+    for a in (2.0, 9.0):
+        close(newton_sqrt(a), np.sqrt(a))
+        close(jit(newton_sqrt)(a), np.sqrt(a))
+        close(jvp(newton_sqrt, (a,), (1.0,))[1], 0.5 / np.sqrt(a))
+        close(jvp(jit(newton_sqrt), (a,), (1.0,))[1], 0.5 / np.sqrt(a))
+    close(vmap(newton_sqrt)(np.array([2.0, 9.0])), [np.sqrt(2), 3.0])
+    close(jacfwd(newton_sqrt)(4.0), 0.25)
+
+
+def test_while_loop_reverse_mode_eagerly_and_its_error_under_jit():
+    close(grad(newton_sqrt)(2.0), 0.5 / np.sqrt(2.0))
+    check_grads(lambda a: newton_sqrt(a) ** 2, (np.float64(3.0),), order=1)
+    with pytest.raises(TypeError, match="Reverse-mode differentiation does not work"):
+        jit(grad(newton_sqrt))(2.0)
+
+
+def count_halvings(x):
+    return while_loop(lambda c: c[0] > 1.0, lambda c: (c[0] / 2, c[1] + 1), (x, 0))[1]
+
+
+@given(st.lists(st.floats(0.1, 1000), min_size=1, max_size=5))
+def test_while_loop_with_a_batched_predicate_matches_a_loop(values):
+    want = []
+    for v in values:
+        n = 0
+        while v > 1.0:
+            v, n = v / 2, n + 1
+        want.append(n)
+    x = np.array(values)
+    close(vmap(count_halvings)(x), want)
+    close(jit(vmap(count_halvings))(x), want)
+
+
+def test_fori_loop_concrete_bounds_use_scan_and_traced_bounds_a_while():
+    def f(x, n=5):
+        return fori_loop(0, n, lambda i, v: v * x + i, 1.0)
+
+    def ref(x, n=5):
+        v = 1.0
+        for i in range(n):
+            v = v * x + i
+        return v
+
+    close(f(1.5), ref(1.5))
+    check_grads(f, (np.float64(1.5),), order=2)
+    close(jit(grad(f))(1.5), grad(f)(1.5))
+    assert "scan[" in str(make_jaxpr(f)(1.5))
+    traced = jit(lambda x, n: fori_loop(0, n, lambda i, v: v * x, 1.0))
+    close(traced(2.0, 10), 1024.0)
+    assert "while[" in str(make_jaxpr(lambda x, n: fori_loop(0, n, lambda i, v: v * x, 1.0))
+                           (2.0, 3))
+    assert float(fori_loop(5, 2, lambda i, v: v + 1, 0.0)) == 0.0      # empty range
+    assert int(fori_loop(np.int32(0), 4, lambda i, v: v + i, np.int32(0))) == 6
+
+
+def test_while_loop_errors():
+    with pytest.raises(TypeError, match="boolean scalar"):
+        while_loop(lambda c: c, lambda c: c - 1, 3.0)
+    with pytest.raises(TypeError, match="same types"):
+        while_loop(lambda c: c < 3, lambda c: (c + 1).astype(np.float32), np.float64(0))
+    with pytest.raises(TypeError, match="integer scalars"):
+        fori_loop(0.0, 3, lambda i, v: v, 0.0)
+
+
+# --- nesting and collectives -------------------------------------------------------------
+
+def test_nested_control_flow_composes():
+    def f(w):
+        def outer(c, x):
+            inner = fori_loop(0, 3, lambda i, v: cond(i % 2 == 0, lambda v: v * w,
+                                                      lambda v: v + x, v), c)
+            return inner, inner
+        c, ys = scan(outer, 1.0, np.array([0.5, -0.5]))
+        return c + ys.sum()
+
+    def ref(w):
+        c, total = 1.0, 0.0
+        for x in (0.5, -0.5):
+            for i in range(3):
+                c = c * w if i % 2 == 0 else c + x
+            total += c
+        return c + total
+
+    close(f(1.3), ref(1.3))
+    close(jit(f)(1.3), ref(1.3))
+    close(grad(f)(1.3), (ref(1.3 + 1e-6) - ref(1.3 - 1e-6)) / 2e-6, 1e-6)
+    close(jit(grad(f))(1.3), grad(f)(1.3))
+    close(vmap(grad(f))(np.array([1.3, 0.7])), [grad(f)(1.3), grad(f)(0.7)])
+
+
+def test_collectives_inside_cond_and_scan_under_vmap():
+    def normalise(x):
+        return cond(x > 0, lambda x: x / xnp.lax.psum(x, "b"), lambda x: x * 0, x)
+
+    x = np.array([1.0, 3.0, -2.0])
+    close(vmap(normalise, axis_name="b")(x), [1 / 2, 3 / 2, 0.0])
+
+    def running(x):
+        return scan(lambda c, _: (c + xnp.lax.pmean(x, "b"), c), 0.0, None, length=3)[1]
+    close(vmap(running, axis_name="b")(x), [[0, 2 / 3, 4 / 3]] * 3)
+
+
+def test_custom_rules_survive_inside_loop_bodies():
+    @xnp.custom_jvp
+    def f(x):
+        return xnp.sin(x)
+
+    @f.defjvp
+    def _(primals, tangents):
+        return f(primals[0]), 100.0 * tangents[0]     # not cos: shows the rule ran
+
+    def g(w):
+        return scan(lambda c, x: (f(c * w) + x, None), 0.5, np.ones(2))[0]
+
+    c1 = np.sin(0.5 * 2.0) + 1
+    want = 100 * (100 * 0.5 * 2.0 + c1)          # d/dw of c2 = f(c1 * w) + 1 with f' = 100
+    close(grad(g)(2.0), want)
+    close(jit(grad(g))(2.0), want)
+    close(vmap(grad(g))(np.array([2.0, 2.0])), [want, want])
