@@ -18,7 +18,7 @@ from transforms.tree import tree_flatten, tree_map
 
 __all__ = ["check_grads", "check_jvp", "check_vjp"]
 
-_DEFAULT_EPS = {np.dtype(np.float64): 1e-4, np.dtype(np.complex128): 1e-4,
+_DEFAULT_EPS = {np.dtype(np.float64): 1e-6, np.dtype(np.complex128): 1e-6,
                 np.dtype(np.float32): 1e-2, np.dtype(np.complex64): 1e-2}
 _DEFAULT_TOL = {np.dtype(np.float64): 1e-5, np.dtype(np.complex128): 1e-5,
                 np.dtype(np.float32): 2e-2, np.dtype(np.complex64): 2e-2}
