@@ -24,7 +24,7 @@ from transforms.core import ShapedArray
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, trace_to_jaxpr
 
 __all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_jaxpr", "partial_eval_jaxpr",
-           "closure_convert", "batched_outputs", "reorder_jaxpr"]
+           "closure_convert", "batched_outputs", "batched_carry", "reorder_jaxpr"]
 
 
 def _cached_on_jaxpr(fn):
@@ -114,6 +114,20 @@ def batched_outputs(closed: ClosedJaxpr, in_batched) -> tuple:
                                       for v in eqn.invars):
             batched.update(eqn.outvars)
     return tuple(isinstance(v, Var) and v in batched for v in j.outvars)
+
+
+def batched_carry(closed: ClosedJaxpr, consts_b: list, carry_b: list, rest_b: list = ()):
+    """For a loop body ``(consts, carry, rest) -> (carry, other outputs)``: which carried
+    values must be batched (those batched on entry, grown to a fixed point by what the
+    body makes batched), and which outputs then are. Returns (carry flags, output flags).
+    """
+    carry_b = list(carry_b)
+    while True:
+        out_b = batched_outputs(closed, list(consts_b) + carry_b + list(rest_b))
+        grown = [a or b for a, b in zip(carry_b, out_b)]
+        if grown == carry_b:
+            return carry_b, out_b
+        carry_b = grown
 
 
 def _creates_batch(eqn) -> bool:

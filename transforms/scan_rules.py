@@ -274,13 +274,8 @@ def _scan_batch(vals, dims, *, jaxpr, length, reverse, num_consts, num_carry, fu
     cdims, carry_dims, xdims = _split(dims, num_consts, num_carry)
     const_b = [d is not None for d in cdims]
     xs_b = [d is not None for d in xdims]
-    carry_b = [d is not None for d in carry_dims]
-    while True:
-        out_b = jt.batched_outputs(jaxpr, const_b + carry_b + xs_b)
-        grown = [a or b for a, b in zip(carry_b, out_b[:num_carry])]
-        if grown == carry_b:
-            break
-        carry_b = grown
+    carry_b, out_b = jt.batched_carry(jaxpr, const_b, [d is not None for d in carry_dims],
+                                      xs_b)
     ys_b = list(out_b[num_carry:])
     carry = [bdim_to_front(c, d, size) if b else c
              for c, d, b in zip(carry, carry_dims, carry_b)]

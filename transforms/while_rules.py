@@ -117,13 +117,7 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     cdims, bdims, carry_dims = _split(dims, cond_nconsts, body_nconsts)
     cb = [d is not None for d in cdims]
     bb = [d is not None for d in bdims]
-    carry_b = [d is not None for d in carry_dims]
-    while True:                   # which carries become batched, iterated to a fixed point
-        out_b = jt.batched_outputs(body_jaxpr, bb + carry_b)
-        grown = [a or b for a, b in zip(carry_b, out_b)]
-        if grown == carry_b:
-            break
-        carry_b = grown
+    carry_b, _ = jt.batched_carry(body_jaxpr, bb, [d is not None for d in carry_dims])
     pred_batched = jt.batched_outputs(cond_jaxpr, cb + carry_b)[0]
     if pred_batched:
         carry_b = [True] * len(carry)
