@@ -14,12 +14,13 @@ index, every branch followed by a select), lowering (``stablehlo.case``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from transforms import core
 from transforms import jaxpr_transforms as jt
 from transforms.ad import UndefinedPrimal, Zero, instantiate, tangent_aval, zeros_like_aval
 from transforms.core import Primitive, Tracer
 from transforms.jaxpr import (
-    ClosedJaxpr,
     JaxprEqn,
     StagingTrace,
     StagingTracer,
@@ -195,7 +196,6 @@ def _cond_partial_eval_eqn(eqn: JaxprEqn, unknowns: tuple):
 
 
 def _cond_lower(ctx, index, *ops, branches, funs=None):
-    import numpy as np
     out_avals = list(ctx.avals_out)
     index = ctx.convert(index, np.int32)
     regions = [ctx.region([], lambda b=b: lower_jaxpr(ctx, b.jaxpr, b.consts, ops))
@@ -213,14 +213,3 @@ cond_p.partial_eval = _cond_partial_eval
 cond_p.partial_eval_eqn = _cond_partial_eval_eqn
 cond_p.lower = _cond_lower
 
-
-def check_branch_types(what: str, closed: list[ClosedJaxpr], names: list[str]) -> None:
-    """Raise TypeError unless every jaxpr returns the same shapes and dtypes."""
-    first = [(a.shape, a.dtype) for a in closed[0].out_avals]
-    for c, name in zip(closed[1:], names[1:]):
-        other = [(a.shape, a.dtype) for a in c.out_avals]
-        if other != first:
-            show = lambda avals: "(" + ", ".join(a.str_short() for a in avals) + ")"  # noqa: E731
-            raise TypeError(f"{what}: {names[0]} and {name} must return values of "
-                            f"identical types, got {show(closed[0].out_avals)} and "
-                            f"{show(c.out_avals)}")

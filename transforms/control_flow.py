@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from transforms import core
-from transforms.cond_rules import check_branch_types, cond_p
+from transforms.cond_rules import cond_p
 from transforms.core import ShapedArray, Tracer, get_aval
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, Var, trace_to_jaxpr
 from transforms.scan_rules import scan_p
@@ -149,7 +149,7 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands):
     else:
         index = np.int32(bool(pred))
     return _bind_cond(index, [false_fun, true_fun], operands, "cond",
-                      ["true_fun", "false_fun"][::-1])
+                      ["false_fun", "true_fun"])
 
 
 def _clamped_index(index, n: int):
@@ -164,6 +164,18 @@ def _clamped_index(index, n: int):
     return lax.convert_element_type_p.bind(index, new_dtype=np.dtype(np.int32))
 
 
+def _check_branch_types(what: str, closed: list[ClosedJaxpr], names: list[str]) -> None:
+    """Raise TypeError unless every jaxpr returns the same shapes and dtypes."""
+    first = [(a.shape, a.dtype) for a in closed[0].out_avals]
+    for c, name in zip(closed[1:], names[1:]):
+        other = [(a.shape, a.dtype) for a in c.out_avals]
+        if other != first:
+            show = lambda avals: "(" + ", ".join(a.str_short() for a in avals) + ")"  # noqa: E731
+            raise TypeError(f"{what}: {names[0]} and {name} must return values of "
+                            f"identical types, got {show(closed[0].out_avals)} and "
+                            f"{show(c.out_avals)}")
+
+
 def _bind_cond(index, branches, operands, what, names):
     vals, tree, avals = _operands(operands)
     traced = [_Traced(b, lambda leaves: tree_unflatten(tree, leaves), avals)
@@ -173,7 +185,7 @@ def _bind_cond(index, branches, operands, what, names):
         if t != trees[0]:
             raise TypeError(f"{what}: {names[0]} and {name} must return the same pytree "
                             f"structure, got {trees[0]} and {t}")
-    check_branch_types(what, [t.closed for t in traced], names)
+    _check_branch_types(what, [t.closed for t in traced], names)
     jaxprs, consts = _hoist_consts([t.closed for t in traced])
     funs = tuple(_retrace_fun(t.flat, len(consts), consts) for t in traced)
     outs = cond_p.bind(index, *consts, *vals, branches=tuple(jaxprs), funs=funs)

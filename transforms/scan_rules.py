@@ -23,6 +23,7 @@ import numpy as np
 from transforms import core
 from transforms import jaxpr_transforms as jt
 from transforms.ad import (
+    UndefinedPrimal,
     Zero,
     add_tangents,
     instantiate,
@@ -225,7 +226,6 @@ def _scan_partial_eval_eqn(eqn: JaxprEqn, unknowns: tuple):
 
 
 def _scan_transpose(cts, *args, jaxpr, length, reverse, num_consts, num_carry, funs=None):
-    from transforms.ad import UndefinedPrimal
     consts, _, xs = _split(args, num_consts, num_carry)
     const_lin = [type(c) is UndefinedPrimal for c in consts]
     xs_lin = [type(x) is UndefinedPrimal for x in xs]

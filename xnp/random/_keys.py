@@ -114,7 +114,10 @@ def _iota_2x32(shape: tuple):
     high word is a scalar zero (sizes of 2**32 and more are not supported)."""
     n = math.prod(shape)
     if n > 2 ** 32:
-        raise NotImplementedError("random values of more than 2**32 elements")
+        raise NotImplementedError(
+            f"xnp.random: drawing {n} values (shape {tuple(shape)}) is not supported; the "
+            "counters are 32-bit, so draw at most 2**32 values per call (split the key "
+            "and draw in parts)")
     if not shape:
         return np.uint32(0), np.uint32(0)
     lo = lax.iota_p.bind(dtype=_U32, shape=(n,), dimension=0)
