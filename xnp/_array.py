@@ -218,4 +218,15 @@ def _wrap(value) -> ndarray:
     return h
 
 
+def wrap_scalar_result(value) -> ndarray:
+    """Wrap the result of a ufunc or reduction: a concrete 0-d array becomes its NumPy
+    scalar, as NumPy's ufuncs and reductions return scalars for 0-d results (this shows
+    in ``repr`` and in ``type(x[()])``; traced values are wrapped unchanged)."""
+    if type(value) is np.ndarray and not value.ndim:
+        value = value[()]
+    h = _new_handle(ndarray)
+    h._value = value
+    return h
+
+
 core.register_array_type(ndarray, _wrap)

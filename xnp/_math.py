@@ -10,7 +10,7 @@ import numpy as np
 from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
 from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
 
@@ -56,7 +56,7 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=Non
 
 def _out(v, out) -> ndarray:
     if out is None:
-        return wrap(v)
+        return wrap_scalar_result(v)
     from xnp._util import broadcast_to_v
     out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
     return out
@@ -70,16 +70,16 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None) -> ndarray:
     if dt.kind == "c":
         re = nan_to_num(wrap(lax.real_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
         im = nan_to_num(wrap(lax.imag_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
-        return wrap(lax.complex_p.bind(re._value, im._value))
+        return wrap_scalar_result(lax.complex_p.bind(re._value, im._value))
     if not is_inexact(dt):
-        return wrap(lax.copy_p.bind(v) if copy else v)
+        return wrap_scalar_result(lax.copy_p.bind(v) if copy else v)
     info = finfo(dt)
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
     out = lax.select_n_p.bind(lax.is_nan_p.bind(v), v, cast_v(nan, dt))
     out = lax.select_n_p.bind(lax.eq_p.bind(v, np.inf), out, cast_v(big, dt))
     out = lax.select_n_p.bind(lax.eq_p.bind(v, -np.inf), out, cast_v(small, dt))
-    return wrap(out)
+    return wrap_scalar_result(out)
 
 
 def sinc(x) -> ndarray:
@@ -90,8 +90,8 @@ def sinc(x) -> ndarray:
     zero = lax.eq_p.bind(v, 0)
     safe = lax.select_n_p.bind(zero, v, cast_v(1, dt))
     pix = lax.mul_p.bind(safe, np.pi)
-    return wrap(lax.select_n_p.bind(zero, lax.div_p.bind(lax.sin_p.bind(pix), pix),
-                                    cast_v(1, dt)))
+    return wrap_scalar_result(lax.select_n_p.bind(
+        zero, lax.div_p.bind(lax.sin_p.bind(pix), pix), cast_v(1, dt)))
 
 
 def round(a, decimals: int = 0, out=None) -> ndarray:

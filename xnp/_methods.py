@@ -11,7 +11,7 @@ import numpy as np
 import xnp
 from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state, get_aval
 from xnp import lax
-from xnp._array import _new_handle, _wrap, ndarray
+from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
 from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
@@ -56,6 +56,8 @@ def _binary(fn):
             r = impl(self._value, o)
         else:
             r = fn(self._value, o)
+            if type(r) is np.ndarray and not r.ndim:    # composites: scalars as NumPy
+                r = r[()]
         h = new(handle)
         h._value = r
         return h
@@ -64,7 +66,7 @@ def _binary(fn):
         o = _other_value(other)
         if o is NotImplemented:
             return o
-        return _wrap(fn(o, self._value))
+        return wrap_scalar_result(fn(o, self._value))
 
     def iop(self, other):
         o = _other_value(other)

@@ -20,7 +20,7 @@ import numpy as np
 from transforms.core import Tracer, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw
 
@@ -83,7 +83,7 @@ def reduced_shape(shape: tuple, axes: tuple) -> tuple:
 def store(v, out, name: str) -> ndarray:
     """Wrap the result, or write it into ``out`` (cast to its dtype) and return ``out``."""
     if out is None:
-        return wrap(v)
+        return wrap_scalar_result(v)
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
     if type(out) is not ndarray:

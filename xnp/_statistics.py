@@ -11,7 +11,7 @@ import numpy as np
 from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import result_type
 from xnp._histograms import first_v, flat_v, is_static, last_v, search_sorted_v
 from xnp._quantiles import take_last_v
@@ -198,8 +198,8 @@ def interp(x, xp, fp, left=None, right=None, period=None) -> ndarray:
     if fdt.kind == "c":
         parts = [_interp_real(xv, xpv, part.bind(fpv), part.bind(lo), part.bind(hi))
                  for part in (B.real_p, B.imag_p)]
-        return wrap(B.complex_p.bind(*parts))
-    return wrap(_interp_real(xv, xpv, fpv, lo, hi))
+        return wrap_scalar_result(B.complex_p.bind(*parts))
+    return wrap_scalar_result(_interp_real(xv, xpv, fpv, lo, hi))
 
 
 def _periodic(x, xp, fp, period):

@@ -15,7 +15,7 @@ import numpy as np
 
 from transforms.core import _EVAL_TRACE, Primitive, _n_active, _state
 from xnp import lax
-from xnp._array import _new_handle, ndarray
+from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
 from xnp._util import cast_v, dtype_of, raw
 from xnp.lax._base import loop_dtypes
@@ -55,7 +55,8 @@ class ufunc:
         values = [raw(a) for a in args]
         if out is None and where is True and dtype is None:
             result = self._fn(*values)
-            return wrap(result) if self.nout == 1 else tuple(map(wrap, result))
+            return wrap_scalar_result(result) if self.nout == 1 else \
+                tuple(map(wrap_scalar_result, result))
         return _general_call(self, values, out, where, dtype, casting)
 
     # --- methods ------------------------------------------------------------------------
@@ -147,7 +148,7 @@ def _general_call(uf, values, out, where, dtype, casting):
         if o is None:
             if where is not True:
                 r = where_v(raw(where), r, cast_v(0, dtype_of(r)))
-            final.append(wrap(r))
+            final.append(wrap_scalar_result(r))
             continue
         if type(o) is not ndarray:
             raise TypeError(f"{uf.__name__}: out must be an xnp array, got "
@@ -519,6 +520,8 @@ def _fast_callable(uf: ufunc):
                 r = impl(v)
             else:
                 r = fn(v)
+                if type(r) is np.ndarray and not r.ndim:
+                    r = r[()]
             h = new(handle)
             h._value = r
             return h
@@ -532,6 +535,8 @@ def _fast_callable(uf: ufunc):
                 r = impl(v1, v2)
             else:
                 r = fn(v1, v2)
+                if type(r) is np.ndarray and not r.ndim:
+                    r = r[()]
             h = new(handle)
             h._value = r
             return h
