@@ -117,6 +117,23 @@ def test_numpy_conversion_inside_grad_is_an_error():
         xnp.grad(lambda x: xnp.asarray(np.asarray(x)).sum())(xnp.asarray(np.ones(2)))
 
 
+@pytest.mark.parametrize("convert", [float, complex, lambda x: x.item(), lambda x: x.tolist(),
+                                     np.float64])
+def test_python_number_of_a_differentiated_value_is_an_error(convert):
+    # The result would be a constant: the gradient would silently be wrong.
+    with pytest.raises(TypeError, match="derivative|tracers"):
+        xnp.grad(lambda x: convert(x) * x)(3.0)
+
+
+def test_python_numbers_without_a_derivative_are_allowed():
+    # int() is piecewise constant and stop_gradient asks for no derivative: both as
+    # autograd allows; bool() drives Python control flow on concrete values.
+    assert float(xnp.grad(lambda x: (int(x) + 1.0) * x)(3.5)) == 4.0
+    g = xnp.grad(lambda x: float(xnp.lax.stop_gradient(x)) * x)(3.0)
+    assert float(g) == 3.0
+    assert float(xnp.grad(lambda x, y: float(y) * x)(2.0, 5.0)) == 5.0
+
+
 def test_errors_say_what_to_do():
     with pytest.raises(TypeError, match="jacrev"):
         xnp.grad(lambda x: x * 2)(xnp.asarray(np.ones(2)))

@@ -121,6 +121,11 @@ class JVPTracer(Tracer):
             return p.to_concrete()
         return p
 
+    def carries_derivative(self) -> bool:
+        p = self.primal
+        return type(self.tangent) is not Zero or (isinstance(p, Tracer) and
+                                                  p.carries_derivative())
+
 
 class JVPTrace(Trace):
     __slots__ = ()

@@ -338,6 +338,11 @@ class Tracer:
         """The concrete NumPy value behind this tracer, or None if it is abstract."""
         return None
 
+    def carries_derivative(self) -> bool:
+        """Whether a derivative flows through this value (a non-zero tangent at some
+        level); converting it to a Python float would silently drop that derivative."""
+        return False
+
     @property
     def shape(self):
         return self.aval.shape
@@ -390,3 +395,18 @@ def concrete_or_error(x, what: str = "The value"):
             f"{what} needs a concrete value, but got the traced array "
             f"{x.aval.str_short()} (under {type(x._trace).__name__}). {_FIX_HINT}")
     return value
+
+
+def concrete_number_or_error(x, what: str):
+    """:func:`concrete_or_error` for conversions to a Python float or complex, which
+    also refuse a value a derivative flows through: the result would be a constant and
+    the gradient silently wrong (an int or bool carries no derivative, so ``int(x)`` and
+    ``bool(x)`` stay allowed, as in autograd)."""
+    v = unwrap(x)
+    if isinstance(v, Tracer) and v.carries_derivative():
+        raise ConcretizationTypeError(
+            f"{what} of the differentiated value {v.aval.str_short()} would drop its "
+            "derivative (the result is a Python constant). Keep computing with the array "
+            "itself (xnp functions and operators differentiate), or write "
+            "xnp.lax.stop_gradient(x) where no derivative is wanted.")
+    return concrete_or_error(v, what)

@@ -17,7 +17,7 @@ import builtins
 import numpy as np
 
 from transforms import core
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import Tracer, concrete_number_or_error, concrete_or_error
 
 _new_handle = object.__new__
 
@@ -131,10 +131,10 @@ class ndarray:
         return int(self._concrete("int(x)"))
 
     def __float__(self):
-        return float(self._concrete("float(x)"))
+        return float(concrete_number_or_error(self._value, "float(x)"))
 
     def __complex__(self):
-        return complex(self._concrete("complex(x)"))
+        return complex(concrete_number_or_error(self._value, "complex(x)"))
 
     def __hash__(self):
         # NumPy returns scalars (hashable) where xnp returns 0-d arrays: a 0-d array
@@ -163,11 +163,12 @@ class ndarray:
 
     def item(self, *args):
         """The element as a Python scalar (concrete arrays only)."""
-        return np.asarray(self._concrete("x.item()")).item(*args)
+        value = np.asarray(concrete_number_or_error(self._value, "x.item()"))
+        return value.item(*args)
 
     def tolist(self):
         """The array as nested Python lists (concrete arrays only)."""
-        return np.asarray(self._concrete("x.tolist()")).tolist()
+        return np.asarray(concrete_number_or_error(self._value, "x.tolist()")).tolist()
 
     def __len__(self):
         shape = self.shape
