@@ -242,3 +242,49 @@ def test_window_functions_are_numpys_bit_for_bit():
             got, want = getattr(xnp, name)(m), getattr(np, name)(m)
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got, want)
+
+
+_FLAT_WRITES = [
+    lambda a: a.flat.__setitem__(3, 9),
+    lambda a: a.flat.__setitem__(slice(1, None, 2), -1),
+    lambda a: a.flat.__setitem__([0, 1, 2, 4], [5, 6]),          # repeated to fill
+    lambda a: a.flat.__setitem__(np.array([True, False] * 6), 2.75),
+    lambda a: setattr(a, "flat", [7, 8, 9, 1, 2]),
+    lambda a: setattr(a, "flat", 4),
+]
+
+
+@pytest.mark.parametrize("write", range(len(_FLAT_WRITES)))
+@pytest.mark.parametrize("transposed", [False, True])
+def test_flat_writes_into_the_array_as_numpy(write, transposed):
+    ref = np.arange(12).reshape(3, 4)
+    got = xnp.arange(12).reshape(3, 4)
+    if transposed:
+        ref, got = ref.T.copy(), got.T.copy()
+    _FLAT_WRITES[write](ref)
+    _FLAT_WRITES[write](got)
+    np.testing.assert_array_equal(np.asarray(got), ref)
+    assert got.dtype == ref.dtype
+
+
+def test_flat_reads_and_iterates_as_numpy():
+    ref = np.arange(6.0).reshape(2, 3).T
+    got = xnp.asarray(ref)
+    assert repr(got.flat[4]) == repr(ref.flat[4])
+    np.testing.assert_array_equal(got.flat[1:5], ref.flat[1:5])
+    it_ref, it_got = ref.flat, got.flat
+    assert [next(it_got) for _ in range(2)] == [next(it_ref) for _ in range(2)]
+    assert (it_got.index, it_got.coords) == (it_ref.index, it_ref.coords)
+    assert list(got.flat) == list(ref.flat) and len(got.flat) == len(ref.flat)
+    assert got.flat.base is got
+    np.testing.assert_array_equal(got.flat.copy(), ref.flat.copy())
+
+
+def test_flat_write_differentiates_and_compiles():
+    def f(x):
+        a = xnp.zeros(4)
+        a.flat[1:3] = x
+        return (a ** 2).sum()
+    x = xnp.asarray(np.array([1.0, 2.0]))
+    np.testing.assert_allclose(xnp.grad(f)(x), [2.0, 4.0])
+    assert float(xnp.jit(f)(x)) == 5.0

@@ -28,6 +28,7 @@ from xnp._dtypes import (  # noqa: F401
     ubyte, uint8, uint16, uint32, uint64, uintc, uintp, ulong, ulonglong, unsignedinteger,
     ushort,
 )
+from xnp._flatiter import flatiter  # noqa: F401
 from xnp._histogramdd import *  # noqa: F403
 from xnp._indexing import *  # noqa: F403
 from xnp._index_tricks import *  # noqa: F403

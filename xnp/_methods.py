@@ -13,6 +13,7 @@ from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state, g
 from xnp import lax
 from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
+from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
@@ -216,7 +217,7 @@ def _install_methods():
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
     ndarray.real = property(lambda self: xnp.real(self))
     ndarray.imag = property(lambda self: xnp.imag(self))
-    ndarray.flat = property(lambda self: xnp.ravel(self))
+    ndarray.flat = flat_property
     ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
     ndarray.at = property(lambda self: xnp._indexing.IndexUpdateHelper(self))
