@@ -32,7 +32,8 @@ class ndarray:
 
     # _buffer: (value, device buffer) when the value is a view of an XLA result, so that
     # passing it back to a jitted function needs no transfer; stale once _value changes.
-    __slots__ = ("_value", "_buffer", "__weakref__")
+    # _view_of: (base handle, key) when made by basic indexing (see xnp/_views.py).
+    __slots__ = ("_value", "_buffer", "_view_of", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, shape=(), dtype=float, buffer=None):

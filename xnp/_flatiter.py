@@ -14,6 +14,7 @@ import numpy as np
 
 import xnp
 from xnp._array import ndarray
+from xnp._views import refresh, view_info, write_back
 
 
 class flatiter:
@@ -59,6 +60,9 @@ class flatiter:
         return self._ravel()[key]
 
     def __setitem__(self, key, value) -> None:
+        view = view_info(self.base)
+        if view is not None:
+            refresh(self.base, view)
         flat = self._ravel()
         selected = xnp.shape(flat[key])
         v = xnp.asarray(value)
@@ -67,6 +71,8 @@ class flatiter:
             v = xnp.resize(v, selected)
         flat = flat.at[key].set(v.astype(self.base.dtype))
         self.base._value = xnp.reshape(flat, self.base.shape)._value
+        if view is not None:
+            write_back(self.base, view)
 
     def copy(self) -> ndarray:
         """A flattened copy of the array."""

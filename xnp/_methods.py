@@ -17,6 +17,7 @@ from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
+from xnp._views import is_basic_key, mark_view, refresh, view_info, write_back
 
 _SCALARS = (bool, int, float, complex)
 _VALUE_TYPES = (np.ndarray, np.generic, Tracer)
@@ -73,6 +74,15 @@ def _binary(fn):
         o = _other_value(other)
         if o is NotImplemented:
             return o
+        view = view_info(self)
+        if view is not None:
+            refresh(self, view)
+            in_place(self, o)
+            write_back(self, view)
+            return self
+        return in_place(self, o)
+
+    def in_place(self, o):
         if ufunc is not None and (not active[0] or _state.trace is _EVAL_TRACE):
             buf = self._value
             # As in _setitem_in_place: a buffer nothing else can see is updated in place
@@ -116,7 +126,12 @@ def _same_kind_into(handle, result, fn):
 
 
 def _imatmul(self, other):
+    view = view_info(self)
+    if view is not None:
+        refresh(self, view)
     self._value = _same_kind_into(self, xnp.matmul(self, other)._value, xnp.matmul)
+    if view is not None:
+        write_back(self, view)
     return self
 
 
@@ -169,11 +184,19 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
 
 
 def _fill(self, value):
+    view = view_info(self)
     self._value = xnp.full_like(self, value)._value
+    if view is not None:
+        write_back(self, view)
 
 
 def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    view = view_info(self)
+    if view is not None:
+        refresh(self, view)
     self._value = xnp.sort(self, axis=axis, kind=kind, stable=stable)._value
+    if view is not None:
+        write_back(self, view)
 
 
 def _delegate(name):
@@ -197,8 +220,11 @@ def _getitem(self, key):
     if type(key) is int and type(v) is np.ndarray and v.ndim:    # x[i]: the common case
         h = _new_handle(ndarray)
         h._value = _index_p.bind(v, template=key)
+        if v.ndim > 1:
+            h._view_of = (self, key)
         return h
-    return xnp._indexing.getitem(self, key)
+    h = xnp._indexing.getitem(self, key)
+    return mark_view(h, self, key) if is_basic_key(key) else h
 
 
 def _install_methods():
@@ -226,21 +252,43 @@ def _install_methods():
 
 
 def _setitem(self, key, value):
-    if not _setitem_in_place(self, key, value):
-        self._value = xnp._indexing.setitem_value(self, key, value)
+    view = view_info(self)
+    if view is None:
+        if not _setitem_in_place(self, key, value):
+            self._value = xnp._indexing.setitem_value(self, key, value)
+        return
+    base, base_key = view
+    if view_info(base) is None:
+        # The view's own NumPy view of the base buffer would defeat the in-place check
+        # on that buffer: drop it, write base[base_key][key] in place if allowed, then
+        # take the view afresh.
+        self._value = None
+        try:
+            done = _setitem_in_place(base, key, value, through=base_key)
+        except BaseException:
+            refresh(self, view)
+            raise
+        if done:
+            self._value = base._value[base_key]
+            return
+    refresh(self, view)
+    self._value = xnp._indexing.setitem_value(self, key, value)
+    write_back(self, view)
 
 
 _PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integer)
 
 
-def _setitem_in_place(self, key, value) -> bool:
+def _setitem_in_place(self, key, value, through=None) -> bool:
     """Eagerly, ``a[key] = value`` writes into ``a``'s NumPy buffer when nothing else can
     see that buffer: no other reference to it (no second handle, view, tape residual or
     jit constant), it owns its memory and is writeable, and key and value are concrete.
     Then the write is unobservable except through ``a``, so it is the functional update
     done without the copy: an element-by-element loop costs O(1) per write, as in NumPy,
     instead of a copy of the whole array. NumPy's own setitem gives the same casting,
-    broadcasting and errors. Returns False where the functional path must run."""
+    broadcasting and errors. With ``through`` (a basic key), writes
+    ``a[through][key] = value`` instead. Returns False where the functional path must
+    run."""
     if _n_active[0] and _state.trace is not _EVAL_TRACE:
         return False
     buf = self._value
@@ -271,7 +319,10 @@ def _setitem_in_place(self, key, value) -> bool:
             type(key) is tuple and any(isinstance(k, np.ndarray) and k.dtype == bool
                                        for k in key):
         return False        # boolean masks: the functional path checks shapes as xnp does
-    buf[key] = value
+    if through is None:
+        buf[key] = value
+    else:                   # a write into the view base[through] (xnp/_views.py)
+        buf[through][key] = value
     return True
 
 

@@ -18,6 +18,7 @@ from xnp import lax
 from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
 from xnp._util import cast_v, dtype_of, raw
+from xnp._views import refresh, view_info, write_back
 from xnp.lax._base import loop_dtypes
 
 _P = lax  # primitives are module attributes of xnp.lax: lax.add_p, ...
@@ -159,9 +160,14 @@ def _general_call(uf, values, out, where, dtype, casting):
                             f"'{casting}'")
         from xnp._util import broadcast_to_v
         r = broadcast_to_v(cast_v(r, o.dtype), o.shape)
+        view = view_info(o)
+        if view is not None:
+            refresh(o, view)
         if where is not True:
             r = where_v(raw(where), r, o._value)
         o._value = r
+        if view is not None:
+            write_back(o, view)
         final.append(o)
     return final[0] if uf.nout == 1 else tuple(final)
 

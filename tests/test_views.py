@@ -1,0 +1,128 @@
+"""Writes through views reach the base array, as in NumPy (xnp/_views.py).
+
+Oracle: the same sequence of view creations and writes run on NumPy arrays."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import xnp
+
+
+@st.composite
+def _basic_key(draw, shape):
+    """A basic index (ints, slices, Ellipsis, None) valid for ``shape`` that leaves at
+    least one dimension (so NumPy returns a view, not a scalar)."""
+    items, left = [], len(shape)
+    for n in shape:
+        choice = draw(st.sampled_from(["int", "slice", "full"]) if n else st.just("full"))
+        if choice == "int" and left > 1:
+            items.append(draw(st.integers(-n, n - 1)))
+        elif choice == "slice":
+            start = draw(st.none() | st.integers(-n, n))
+            stop = draw(st.none() | st.integers(-n, n))
+            step = draw(st.sampled_from([None, 1, 2, -1]))
+            items.append(slice(start, stop, step))
+        else:
+            items.append(slice(None))
+        if choice == "int" and left > 1:
+            left -= 1
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    if draw(st.booleans()) and items:
+        items = items[:draw(st.integers(1, len(items)))] + [Ellipsis]
+    return tuple(items)
+
+
+_WRITES = {          # write(view, module): the same write on NumPy's and xnp's view
+    "setitem-first": lambda v, m: v.__setitem__((0,) * min(v.ndim, 1), 7.5),
+    "setitem-all": lambda v, m: v.__setitem__(Ellipsis, -2.0),
+    "iadd": lambda v, m: v.__iadd__(10.0),
+    "imul-broadcast": lambda v, m: v.__imul__(m.arange(v.shape[-1]) if v.ndim else 3.0),
+    "fill": lambda v, m: v.fill(4.25),
+    "flat": lambda v, m: v.flat.__setitem__(-1, 9.0),
+}
+
+
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple),
+       data=st.data(), write=st.sampled_from(sorted(_WRITES)))
+def test_write_through_a_view_matches_numpy(shape, data, write):
+    key = data.draw(_basic_key(shape))
+    ref = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    got = xnp.asarray(ref.copy())
+    ref_view, got_view = ref[key], got[key]
+    if ref_view.size == 0:
+        return
+    _WRITES[write](ref_view, np)
+    _WRITES[write](got_view, xnp)
+    np.testing.assert_array_equal(np.asarray(got), ref)
+    np.testing.assert_array_equal(np.asarray(got_view), ref_view)
+
+
+def test_view_of_a_view_and_rows_of_a_loop():
+    ref = np.zeros((3, 4))
+    got = xnp.zeros((3, 4))
+    for a in (ref, got):
+        inner = a[1:][0]
+        inner[2] = 5.0
+        for row in a:
+            row[0] = -1.0
+        a[2][1:3] += 4.0
+        a[:, 3].sort()
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+def test_a_write_after_the_base_changed_keeps_the_base_change():
+    ref = np.arange(6.0)
+    got = xnp.arange(6.0)
+    for a in (ref, got):
+        view = a[1:4]
+        a[2] = 100.0
+        view[0] = -1.0
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+def test_ufunc_out_into_a_view():
+    ref, got = np.ones((2, 3)), xnp.ones((2, 3))
+    np.add(ref[1], 5, out=ref[1])
+    xnp.add(got[1], 5, out=got[1])
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+def test_advanced_index_results_are_copies_as_in_numpy():
+    ref, got = np.zeros((3, 3)), xnp.zeros((3, 3))
+    for a in (ref, got):
+        rows = a[[0, 2]]
+        rows[0, 0] = 1.0
+        masked = a[a == 0]
+        masked[0] = 2.0
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+@pytest.mark.parametrize("transform", ["grad", "jit", "vmap"])
+def test_view_writes_under_transformations(transform):
+    def f(x):
+        a = xnp.zeros((2, 3))
+        row = a[1]
+        row[1:] = x
+        row *= 2.0
+        return (a ** 2).sum()
+
+    x = np.array([1.0, 2.0])
+    if transform == "grad":
+        np.testing.assert_allclose(xnp.grad(f)(x), 8 * x)
+    elif transform == "jit":
+        assert float(xnp.jit(f)(x)) == 20.0
+    else:
+        xs = np.arange(6.0).reshape(3, 2)
+        np.testing.assert_allclose(xnp.vmap(f)(xs), [4 * (r ** 2).sum() for r in xs])
+
+
+def test_a_failed_write_leaves_the_view_usable():
+    a = xnp.zeros((3, 3))
+    row = a[1]
+    with pytest.raises(IndexError):
+        row[5] = 1.0
+    row[2] = 3.0
+    np.testing.assert_array_equal(np.asarray(a)[1], [0.0, 0.0, 3.0])
