@@ -288,3 +288,22 @@ def test_flat_write_differentiates_and_compiles():
     x = xnp.asarray(np.array([1.0, 2.0]))
     np.testing.assert_allclose(xnp.grad(f)(x), [2.0, 4.0])
     assert float(xnp.jit(f)(x)) == 5.0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.complex128, np.complex64])
+@pytest.mark.parametrize("part,value", [("real", [1.5, -2.0, np.inf]), ("imag", 2.5),
+                                        ("imag", [np.inf, np.nan, -0.0])])
+def test_setting_real_and_imag_parts_as_numpy(dtype, part, value):
+    ref = np.arange(3).astype(dtype)
+    got = xnp.asarray(ref.copy())
+    try:
+        with np.errstate(all="ignore"):
+            setattr(ref, part, value)
+    except TypeError as e:
+        with pytest.raises(TypeError, match="imaginary"):
+            setattr(got, part, value)
+        assert "imaginary" in str(e)
+        return
+    setattr(got, part, value)
+    np.testing.assert_array_equal(np.asarray(got), ref)
+    assert got.dtype == ref.dtype

@@ -183,6 +183,28 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     return xnp.astype(self, dtype, copy=copy, casting=casting)
 
 
+def _set_real(self, value):
+    if self.dtype.kind == "c":
+        self[...] = _complex_from(self, real=value)
+    else:       # NumPy converts the value to an array first: an unsafe cast, no checks
+        self[...] = xnp.asarray(value).astype(self.dtype)
+
+
+def _set_imag(self, value):
+    if self.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    self[...] = _complex_from(self, imag=value)
+
+
+def _complex_from(a, real=None, imag=None):
+    """``a`` with its real or imaginary part replaced (broadcast, cast unsafely)."""
+    part_dtype = xnp.real(a).dtype
+    re = xnp.real(a) if real is None else xnp.asarray(real).astype(part_dtype)
+    im = xnp.imag(a) if imag is None else xnp.asarray(imag).astype(part_dtype)
+    re, im = xnp.broadcast_arrays(re, im)
+    return xnp.asarray(lax.complex_p.bind(re._value, im._value))
+
+
 def _fill(self, value):
     view = view_info(self)
     self._value = xnp.full_like(self, value)._value
@@ -241,8 +263,8 @@ def _install_methods():
     ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
     ndarray.T = property(lambda self: xnp.transpose(self))
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
-    ndarray.real = property(lambda self: xnp.real(self))
-    ndarray.imag = property(lambda self: xnp.imag(self))
+    ndarray.real = property(lambda self: xnp.real(self), _set_real)
+    ndarray.imag = property(lambda self: xnp.imag(self), _set_imag)
     ndarray.flat = flat_property
     ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
