@@ -1,6 +1,7 @@
 """0-d results: NumPy's ufuncs, reductions and ufunc-like functions return NumPy scalars
-(``np.float64(2.0)``, not ``array(2.)``), which shows in ``repr`` and in what
-``x[()]``/iteration give. xnp matches the kind of result NumPy gives, for every ufunc."""
+(``np.float64(2.0)``, not ``array(2.)``), which shows in ``repr``, in ``isinstance(x,
+float)`` and in what ``json`` accepts. Eagerly, xnp returns the very same NumPy scalar
+types, for every ufunc."""
 
 import warnings
 
@@ -39,6 +40,8 @@ def test_ufunc_0d_result_kind(name, nin, a, b):
     for r, g in zip(refs, gots):
         assert _is_scalar_result(g) == isinstance(r, np.generic), (name, type(r), repr(g))
         assert repr(g) == repr(r)
+        if isinstance(r, np.generic):
+            assert type(g) is type(r)
 
 
 @pytest.mark.parametrize("name", ["sum", "prod", "mean", "var", "std", "max", "min",
@@ -65,3 +68,13 @@ def test_iteration_and_scalar_arithmetic_print_as_numpy():
     x2 = [(n ** 40) % 10000 for n in xnp.arange(4)]
     ref = [(n ** 40) % 10000 for n in np.arange(4)]
     assert repr(x2) == repr(ref)
+
+
+def test_scalar_results_work_with_python_protocols():
+    import json
+    import statistics
+    from fractions import Fraction
+    m = xnp.mean(xnp.arange(5.0))
+    assert isinstance(m, float) and json.dumps({"m": m}) == '{"m": 2.0}'
+    assert Fraction(m) == 2 and statistics.mean([m, m]) == 2.0
+    assert m.is_integer() and m.as_integer_ratio() == (2, 1)

@@ -50,7 +50,7 @@ class ndarray:
     @shape.setter
     def shape(self, new_shape):
         from xnp import reshape
-        self._value = reshape(self, new_shape)._value
+        self._value = core.unwrap(reshape(self, new_shape))
 
     @property
     def dtype(self) -> np.dtype:
@@ -226,6 +226,8 @@ def wrap_scalar_result(value) -> ndarray:
     in ``repr`` and in ``type(x[()])``; traced values are wrapped unchanged)."""
     if type(value) is np.ndarray and not value.ndim:
         value = value[()]
+    if isinstance(value, np.generic):
+        return value
     h = _new_handle(ndarray)
     h._value = value
     return h

@@ -129,7 +129,7 @@ def _spacings(varargs, shape, axes):
                              "corresponding dimension")
         if get_aval(d).dtype.kind in "iu":
             d = cast_v(d, np.float64)
-        dx = diff(d)._value
+        dx = raw(diff(d))
         if get_aval(dx).shape[0] == 0:
             raise IndexError("index 0 is out of bounds for axis 0 with size 0")
         first = slice_axis(dx, 0, 0, 1)
@@ -264,12 +264,12 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1) -> ndarray:
     else:
         xv = strong_v(x)
         if get_aval(xv).ndim == 1:
-            d = diff(xv)._value
+            d = raw(diff(xv))
             shape = [1] * nd
             shape[axis] = get_aval(d).shape[0]
             d = B.reshape_p.bind(d, new_sizes=tuple(shape))
         else:
-            d = diff(xv, axis=axis)._value
+            d = raw(diff(xv, axis=axis))
     pair = B.add_p.bind(slice_axis(yv, axis, 1, None), slice_axis(yv, axis, None, -1))
     terms = B.div_p.bind(B.mul_p.bind(d, pair), 2.0)
     from xnp._reductions import sum as sum_

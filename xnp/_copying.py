@@ -49,10 +49,10 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
         raise ValueError(f"could not broadcast input array from shape {value.shape} into "
                          f"shape {dst.shape}") from None
     if where is True:
-        dst._value = xnp.array(new)._value
+        dst._value = raw(xnp.array(new))
         return None
     mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
-    dst._value = xnp.where(mask, new, dst)._value
+    dst._value = raw(xnp.where(mask, new, dst))
     return None
 
 
@@ -71,7 +71,7 @@ def putmask(a, mask, values) -> None:
     reps = -(-a.size // v.size)
     cycled = xnp.tile(v, reps)[:a.size]
     flat = xnp.where(xnp.ravel(m), cycled, xnp.ravel(a))
-    a._value = xnp.reshape(flat, a.shape)._value
+    a._value = raw(xnp.reshape(flat, a.shape))
     return None
 
 
@@ -103,6 +103,6 @@ def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:
     :func:`numpy.asarray_chkfinite`); the check needs concrete values."""
     out = xnp.asarray(a, dtype=dtype)
     if out.dtype.kind in "fc" and not bool(concrete_or_error(
-            xnp.all(xnp.isfinite(out))._value, "asarray_chkfinite's check")):
+            raw(xnp.all(xnp.isfinite(out))), "asarray_chkfinite's check")):
         raise ValueError("array must not contain infs or NaNs")
     return out

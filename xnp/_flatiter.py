@@ -14,6 +14,7 @@ import numpy as np
 
 import xnp
 from xnp._array import ndarray
+from xnp._util import raw
 from xnp._views import refresh, view_info, write_back
 
 
@@ -70,7 +71,7 @@ class flatiter:
             # NumPy fills the selection by repeating the value's elements in order.
             v = xnp.resize(v, selected)
         flat = flat.at[key].set(v.astype(self.base.dtype))
-        self.base._value = xnp.reshape(flat, self.base.shape)._value
+        self.base._value = raw(xnp.reshape(flat, self.base.shape))
         if view is not None:
             write_back(self.base, view)
 

@@ -21,7 +21,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._histograms import _outer_edges, _uniform_edges, count_v, last_v, search_sorted_v
 from xnp._reductions import FLOAT64, INT64, concrete_any, strong_v
-from xnp._util import cast_v, where_v
+from xnp._util import cast_v, raw, where_v
 
 __all__ = ["histogramdd", "histogram2d"]
 
@@ -46,7 +46,7 @@ def _as_sample(sample):
 
 def _column(s, i):
     n = s.shape[0]
-    v = B.slice_p.bind(s._value, start_indices=(0, i), limit_indices=(n, i + 1))
+    v = B.slice_p.bind(raw(s), start_indices=(0, i), limit_indices=(n, i + 1))
     return B.reshape_p.bind(v, new_sizes=(n,))
 
 

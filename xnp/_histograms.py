@@ -326,7 +326,7 @@ def _bin_width(name, x, range_):
     if name == "scott":
         return (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * _concrete_float(std(x), name)
     if name in ("fd", "auto"):
-        q75, q25 = np.asarray(concrete_or_error(percentile(x, [75, 25])._value))
+        q75, q25 = np.asarray(concrete_or_error(raw(percentile(x, [75, 25]))))
         fd_w = 2.0 * float(q75 - q25) * n ** (-1.0 / 3.0)
         return fd_w if name == "fd" else min(max(fd_w, sqrt_w / 2), sturges_w)
     if name == "doane":
@@ -336,8 +336,8 @@ def _bin_width(name, x, range_):
         sigma = std(x)
         if _concrete_float(sigma, name) <= 0.0:
             return 0.0
-        dev = B.sub_p.bind(x, mean(x)._value)
-        z = cast_v(B.div_p.bind(dev, sigma._value), get_aval(dev).dtype)
+        dev = B.sub_p.bind(x, raw(mean(x)))
+        z = cast_v(B.div_p.bind(dev, raw(sigma)), get_aval(dev).dtype)
         g1 = _concrete_float(mean(B.integer_pow_p.bind(z, y=3)), name)
         return ptp / (1.0 + np.log2(n) + np.log2(1.0 + abs(g1) / sg1))
     return _stone_width(x, n, ptp, range_)
@@ -493,7 +493,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     else:
         counts = cast_v(count_v(idx, cast_v(w, FLOAT64), nbins), get_aval(w).dtype)
     if density:
-        widths = cast_v(diff(edges)._value, FLOAT64)
+        widths = cast_v(raw(diff(edges)), FLOAT64)
         total = B.reduce_sum_p.bind(counts, axes=(0,))
         counts = B.div_p.bind(B.div_p.bind(counts, widths), total)
     return wrap(counts), wrap(edges)

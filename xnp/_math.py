@@ -70,7 +70,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None) -> ndarray:
     if dt.kind == "c":
         re = nan_to_num(wrap(lax.real_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
         im = nan_to_num(wrap(lax.imag_p.bind(v)), nan=nan, posinf=posinf, neginf=neginf)
-        return wrap_scalar_result(lax.complex_p.bind(re._value, im._value))
+        return wrap_scalar_result(lax.complex_p.bind(raw(re), raw(im)))
     if not is_inexact(dt):
         return wrap_scalar_result(lax.copy_p.bind(v) if copy else v)
     info = finfo(dt)
@@ -217,12 +217,12 @@ def array_equiv(a1, a2) -> ndarray:
 
 def isreal(x) -> ndarray:
     """True where the imaginary part is zero."""
-    return wrap(lax.eq_p.bind(imag(x)._value, 0))
+    return wrap(lax.eq_p.bind(raw(imag(x)), 0))
 
 
 def iscomplex(x) -> ndarray:
     """True where the imaginary part is non-zero."""
-    return wrap(lax.ne_p.bind(imag(x)._value, 0))
+    return wrap(lax.ne_p.bind(raw(imag(x)), 0))
 
 
 def isrealobj(x) -> bool:

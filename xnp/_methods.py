@@ -60,6 +60,8 @@ def _binary(fn):
             r = fn(self._value, o)
             if type(r) is np.ndarray and not r.ndim:    # composites: scalars as NumPy
                 r = r[()]
+        if isinstance(r, np.generic):
+            return r
         h = new(handle)
         h._value = r
         return h
@@ -129,7 +131,7 @@ def _imatmul(self, other):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = _same_kind_into(self, xnp.matmul(self, other)._value, xnp.matmul)
+    self._value = _same_kind_into(self, raw(xnp.matmul(self, other)), xnp.matmul)
     if view is not None:
         write_back(self, view)
     return self
@@ -202,12 +204,12 @@ def _complex_from(a, real=None, imag=None):
     re = xnp.real(a) if real is None else xnp.asarray(real).astype(part_dtype)
     im = xnp.imag(a) if imag is None else xnp.asarray(imag).astype(part_dtype)
     re, im = xnp.broadcast_arrays(re, im)
-    return xnp.asarray(lax.complex_p.bind(re._value, im._value))
+    return xnp.asarray(lax.complex_p.bind(raw(re), raw(im)))
 
 
 def _fill(self, value):
     view = view_info(self)
-    self._value = xnp.full_like(self, value)._value
+    self._value = raw(xnp.full_like(self, value))
     if view is not None:
         write_back(self, view)
 
@@ -216,7 +218,7 @@ def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = xnp.sort(self, axis=axis, kind=kind, stable=stable)._value
+    self._value = raw(xnp.sort(self, axis=axis, kind=kind, stable=stable))
     if view is not None:
         write_back(self, view)
 

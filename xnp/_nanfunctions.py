@@ -104,7 +104,7 @@ def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool 
     aval = get_aval(v)
     axes = normalize_axis_tuple(axis, aval.ndim)
     count = _valid_count(isnan, axes, where)
-    total = sum(v, axes, dtype, None, False, None, where)._value
+    total = raw(sum(v, axes, dtype, None, False, None, where))
     if concrete_any(lax.eq_p.bind(count, 0)):
         warn("Mean of empty slice")
     r = divide_v(total, count, get_aval(total).dtype)
@@ -114,8 +114,8 @@ def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool 
 def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
     v, isnan = _replace_nan(a, 0)
     if isnan is None:
-        return var(v, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
-                   correction=correction)._value
+        return raw(var(v, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+                   correction=correction))
     _check_inexact(dtype, None)
     if correction is not None:
         if ddof != 0:
@@ -125,7 +125,7 @@ def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
     axes = normalize_axis_tuple(axis, aval.ndim)
     count = _valid_count(isnan, axes, where)
     if mean is None:
-        total = sum(v, axes, dtype, None, False, None, where)._value
+        total = raw(sum(v, axes, dtype, None, False, None, where))
         m = keep_v(divide_v(total, count, get_aval(total).dtype), aval.shape, axes, True)
     else:
         m = raw(mean)
@@ -135,7 +135,7 @@ def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
         sq = lax.real_p.bind(lax.mul_p.bind(x, lax.conj_p.bind(x)))
     else:
         sq = lax.mul_p.bind(x, x)
-    total = sum(sq, axes, dtype, None, False, None, where)._value
+    total = raw(sum(sq, axes, dtype, None, False, None, where))
     dof = lax.sub_p.bind(count, ddof)
     r = divide_v(total, dof, get_aval(total).dtype)
     bad = lax.le_p.bind(dof, 0)

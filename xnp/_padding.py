@@ -345,7 +345,7 @@ def _pad_callable(v, widths, function, kwargs):
             if row.shape != (length,):
                 raise ValueError(f"pad: the padding function changed the vector's shape "
                                  f"from {(length,)} to {row.shape}")
-            results.append(lax.reshape_p.bind(cast_v(row._value, dt), new_sizes=(1, length)))
+            results.append(lax.reshape_p.bind(cast_v(raw(row), dt), new_sizes=(1, length)))
         if results:
             rows = concat_v(results, 0)
         moved = lax.reshape_p.bind(rows, new_sizes=shape_v(moved))

@@ -445,7 +445,7 @@ def _median(name, a, axis, out, keepdims, skip_nan):
     m = get_aval(x).shape[-1]
     inexact = is_inexact(dt)
     if m == 0 or get_aval(v).size == 0:
-        r = mean(x, axis=-1)._value
+        r = raw(mean(x, axis=-1))
     else:
         s = _sort_last(x)[0]
         n = m

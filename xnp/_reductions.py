@@ -428,11 +428,11 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
         wdt = get_aval(w).dtype
         res_dt = np.result_type(aval.dtype, wdt, FLOAT64) if aval.dtype.kind in "biu" \
             else np.result_type(aval.dtype, wdt)
-        scl = sum(w, axes, dtype=res_dt, keepdims=keepdims)._value
+        scl = raw(sum(w, axes, dtype=res_dt, keepdims=keepdims))
         if concrete_any(lax.eq_p.bind(scl, 0)):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         weighted = lax.mul_p.bind(cast_v(v, res_dt), cast_v(w, res_dt))
-        total = sum(weighted, axes, keepdims=keepdims)._value
+        total = raw(sum(weighted, axes, keepdims=keepdims))
         avg = wrap(lax.div_p.bind(total, scl))
     if not returned:
         return avg
@@ -509,7 +509,7 @@ def _cumulative_api(name, prim, identity, x, axis, dtype, out, include_initial):
         raise ValueError("For arrays which have more than one dimension ``axis`` argument "
                          "is required.")
     axis = normalize_axis(0 if axis is None else axis, builtins.max(aval.ndim, 1))
-    r = _cumulative(name, prim, v, axis, dtype, None)._value
+    r = raw(_cumulative(name, prim, v, axis, dtype, None))
     if include_initial:
         shape = list(get_aval(r).shape)
         shape[axis] = 1

@@ -15,6 +15,7 @@ import numpy as np
 import xnp
 from transforms.core import concrete_or_error
 from xnp._array import ndarray
+from xnp._util import raw
 
 __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"]
 
@@ -31,7 +32,7 @@ def _complex_where(x, outside, name: str) -> ndarray:
     x = xnp.asarray(x)
     if x.dtype.kind == "c":
         return x
-    if bool(concrete_or_error(xnp.any(outside(x))._value,
+    if bool(concrete_or_error(raw(xnp.any(outside(x))),
                               f"emath.{name} (its result is complex when some input is out "
                               "of the real domain; pass complex input to trace it)")):
         return _to_complex(x)
@@ -77,7 +78,7 @@ def power(x, p) -> ndarray:
     x = _negative("power")(x)
     p = xnp.asarray(p)
     if p.dtype.kind in "iu" and bool(concrete_or_error(
-            xnp.any(p < 0)._value, "emath.power (negative integer exponents)")):
+            raw(xnp.any(p < 0)), "emath.power (negative integer exponents)")):
         p = p.astype(np.float64)
     return xnp.power(x, p)
 

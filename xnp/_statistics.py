@@ -75,7 +75,7 @@ def cov(m, y=None, rowvar: builtins.bool = True, bias: builtins.bool = False, dd
     aw = None if aweights is None else _sample_weights(aweights, "aweights", n)
     w = fw if aw is None else (aw if fw is None else B.mul_p.bind(fw, aw))
     avg, w_sum = average(x, axis=1, weights=w, returned=True)
-    w_sum = first_v(w_sum._value)
+    w_sum = first_v(raw(w_sum))
     if w is None:
         fact = n - ddof
     elif ddof == 0:
@@ -85,7 +85,7 @@ def cov(m, y=None, rowvar: builtins.bool = True, bias: builtins.bool = False, dd
     else:
         wa = B.reduce_sum_p.bind(B.mul_p.bind(w, aw), axes=(0,))
         fact = B.sub_p.bind(w_sum, B.div_p.bind(B.mul_p.bind(ddof, wa), w_sum))
-    centre = B.reshape_p.bind(avg._value, new_sizes=(get_aval(x).shape[0], 1))
+    centre = B.reshape_p.bind(raw(avg), new_sizes=(get_aval(x).shape[0], 1))
     x = cast_v(B.sub_p.bind(x, centre), get_aval(x).dtype)
     xt = B.transpose_p.bind(x if w is None else B.mul_p.bind(x, w), permutation=(1, 0))
     if get_aval(xt).dtype.kind == "c":
@@ -113,7 +113,7 @@ def _reciprocal_dof(fact):
 def corrcoef(x, y=None, rowvar: builtins.bool = True, *, dtype=None) -> ndarray:
     """Pearson correlation coefficients (the covariance normalised by the standard
     deviations), clipped to [-1, 1] as NumPy."""
-    c = cov(x, y, rowvar, dtype=dtype)._value
+    c = raw(cov(x, y, rowvar, dtype=dtype))
     if get_aval(c).ndim == 0:
         return wrap(B.div_p.bind(c, c))
     k = get_aval(c).shape[0]

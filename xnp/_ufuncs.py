@@ -109,14 +109,14 @@ class ufunc:
             raise TypeError(f"{self.__name__}.at: the first argument must be an xnp array")
         at = a.at[indices]
         if self.nin == 1:
-            a._value = at.apply(self)._value
+            a._value = raw(at.apply(self))
             return None
         method = {"add": "add", "multiply": "mul", "maximum": "max", "minimum": "min",
                   "subtract": None}.get(self.__name__)
         if method is None and self.__name__ != "subtract":
             raise TypeError(f"xnp.{self.__name__}.at is not supported")
         if self.__name__ == "subtract":
-            a._value = at.add(negative(b))._value
+            a._value = raw(at.add(negative(b)))
         else:
             a._value = getattr(at, method)(b)._value
         return None
@@ -286,7 +286,7 @@ def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
 
     def call(*values):
         # Cast to NumPy's loop dtypes first, so the rule sees only inexact inputs.
-        return fn(*_in_loop(np_ufunc, *values))._value
+        return raw(fn(*_in_loop(np_ufunc, *values)))
     call.__name__ = raw_fn.__name__
     return call
 
@@ -528,6 +528,8 @@ def _fast_callable(uf: ufunc):
                 r = fn(v)
                 if type(r) is np.ndarray and not r.ndim:
                     r = r[()]
+            if isinstance(r, np.generic):
+                return r
             h = new(handle)
             h._value = r
             return h
@@ -543,6 +545,8 @@ def _fast_callable(uf: ufunc):
                 r = fn(v1, v2)
                 if type(r) is np.ndarray and not r.ndim:
                     r = r[()]
+            if isinstance(r, np.generic):
+                return r
             h = new(handle)
             h._value = r
             return h

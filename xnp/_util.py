@@ -63,8 +63,8 @@ def _sequence_to_value(seq):
                              "array has an inhomogeneous shape")
         return value
     from xnp._manipulation import stack  # traced leaves: build the array with primitives
-    return stack([wrap(raw(item)) if not isinstance(item, (list, tuple))
-                  else wrap(_sequence_to_value(item)) for item in seq])._value
+    return raw(stack([wrap(raw(item)) if not isinstance(item, (list, tuple))
+                  else wrap(_sequence_to_value(item)) for item in seq]))
 
 
 def _collect(x, leaves):
