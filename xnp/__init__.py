@@ -29,6 +29,7 @@ from xnp._dtypes import (  # noqa: F401
     ushort,
 )
 from xnp._flatiter import flatiter  # noqa: F401
+from xnp._nditer import broadcast, nditer  # noqa: F401
 from xnp._histogramdd import *  # noqa: F403
 from xnp._indexing import *  # noqa: F403
 from xnp._index_tricks import *  # noqa: F403
