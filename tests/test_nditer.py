@@ -2,10 +2,9 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 import strategies as S
+from hypothesis import given
+
 import xnp
 
 
