@@ -61,3 +61,10 @@ def test_testing_compares_zero_d_results_as_numpy_scalars():
     xnp.testing.assert_allclose(a, [1.0, 2.0])
     with pytest.raises(AssertionError):
         xnp.testing.assert_array_equal(a, [1.0, 3.0])
+
+
+def test_testing_is_an_importable_module():
+    from xnp.testing import assert_equal  # as `from numpy.testing import ...`
+    assert_equal(xnp.eye(2), np.eye(2))
+    with pytest.raises(AssertionError):
+        assert_equal(xnp.eye(2), np.ones((2, 2)))

@@ -70,7 +70,6 @@ del _methods
 def __getattr__(name):
     # xnp.testing imports numpy.testing (unittest and friends, some 40 ms): on first use.
     if name == "testing":
-        from xnp import _testing
-        globals()["testing"] = _testing
-        return _testing
+        import importlib
+        return importlib.import_module("xnp.testing")
     raise AttributeError(f"module 'xnp' has no attribute {name!r}")
