@@ -244,6 +244,8 @@ ENTRIES = [
     OpInfo("histogram_bin_edges", _estimator_samples(), id="histogram_bin_edges-estimators",
            traceable=False),
     OpInfo("bincount", _bincount_samples(), traceable=False),
+    OpInfo("bincount", st.integers(0, 4).map(lambda n: Sample(([],), {"minlength": n})),
+           id="bincount-empty-list", differentiable=False),
     OpInfo("bincount", _bincount_length_samples(), id="bincount-length",
            ref=_bincount_length_ref),
     OpInfo("digitize", _digitize_samples()),

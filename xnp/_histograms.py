@@ -128,6 +128,8 @@ def bincount(x, /, weights=None, minlength: int = 0, *, length: int | None = Non
     the function traceable; without it the length is ``max(x) + 1`` and ``x`` must be
     concrete. Negative values raise ValueError when ``x`` is concrete.
     """
+    if isinstance(x, (list, tuple)) and not x:
+        x = np.zeros(0, np.int64)        # NumPy reads an empty sequence as integers here
     xv = strong_v(x)
     aval = get_aval(xv)
     if aval.dtype.kind not in "biu":

@@ -51,20 +51,29 @@ def _sequence_to_value(seq):
         pass
     else:
         if value.dtype == object:
-            raise ValueError("setting an array element with a sequence. The requested "
-                             "array has an inhomogeneous shape")
+            _object_array_error(value)
         return value
     leaves: list = []
     _collect(seq, leaves)
     if not any(isinstance(leaf, Tracer) for leaf in leaves):
         value = np.asarray(_numpyfy(seq))
         if value.dtype == object:
-            raise ValueError("setting an array element with a sequence. The requested "
-                             "array has an inhomogeneous shape")
+            _object_array_error(value)
         return value
     from xnp._manipulation import stack  # traced leaves: build the array with primitives
     return raw(stack([wrap(raw(item)) if not isinstance(item, (list, tuple))
                   else wrap(_sequence_to_value(item)) for item in seq]))
+
+
+def _object_array_error(value: np.ndarray):
+    """NumPy made an object array of a sequence: say why xnp cannot."""
+    big = next((x for x in value.flat if type(x) is int and not -2**63 <= x < 2**64), None)
+    if big is not None:
+        raise OverflowError(f"Python integer {big} out of bounds for int64 (NumPy would "
+                            "make an object array; xnp has no object dtype)")
+    raise ValueError("setting an array element with a sequence. The requested array has "
+                     "an inhomogeneous shape (NumPy would need an object array; xnp has "
+                     "no object dtype)")
 
 
 def _collect(x, leaves):
