@@ -126,3 +126,50 @@ def test_a_failed_write_leaves_the_view_usable():
         row[5] = 1.0
     row[2] = 3.0
     np.testing.assert_array_equal(np.asarray(a)[1], [0.0, 0.0, 3.0])
+
+
+def _structural_programs():
+    """Each writes through a view NumPy returns from reshape, ravel, .T, transpose or
+    view; returns the base as a list."""
+    def reshape(m):
+        a = m.zeros((2, 3))
+        a.reshape(-1)[2] = 7.0
+        a.reshape(3, 2)[1] *= 10.0
+        return a.tolist()
+
+    def ravel_and_transpose(m):
+        a = m.arange(6.0).reshape(2, 3)
+        a.ravel()[:2] = -1.0
+        a.T[0, 1] = 5.0
+        t = m.transpose(a)
+        t += 1.0
+        return a.tolist()
+
+    def copies_stay_copies(m):
+        a = m.arange(6.0).reshape(2, 3)
+        a.T.reshape(-1)[0] = 99.0            # NumPy copies here: a is unchanged
+        a.reshape(-1, order="F")[1] = 98.0
+        return a.tolist()
+
+    def dtype_views(m):
+        a = m.arange(4.0)
+        a.view(m.int64)[0] = 4607182418800017408     # the bits of 1.0
+        a.view(m.uint8)[15] = 0
+        a.view()[3] = -3.0
+        b = m.arange(8, dtype=m.uint8)
+        return a.tolist() + b.view(m.uint32).tolist() + \
+            m.array([1 + 2j, 3 - 4j]).view(m.float64).tolist()
+
+    return [reshape, ravel_and_transpose, copies_stay_copies, dtype_views]
+
+
+@pytest.mark.parametrize("program", _structural_programs(), ids=lambda p: p.__name__)
+def test_structural_views_write_through_as_numpy(program):
+    assert program(xnp) == program(np)
+
+
+def test_view_dtype_errors_as_numpy():
+    with pytest.raises(ValueError, match="divisor"):
+        xnp.arange(3, dtype=np.uint8).view(np.uint16)
+    with pytest.raises(ValueError, match="0d"):
+        xnp.asarray(np.float64(1.0)).view(np.uint8)

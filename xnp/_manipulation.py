@@ -38,6 +38,7 @@ from xnp._util import (
     normalize_axis_tuple,
     raw,
 )
+from xnp._views import reshape_view, transpose_view
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "moveaxis",
@@ -91,13 +92,16 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     shape = (-1,) if shape is None else shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping")
-    return wrap(reshape_v(v, _infer_shape(size, shape), order))
+    out = wrap(reshape_v(v, _infer_shape(size, shape), order))
+    return reshape_view(out, a) if order != "F" else out
 
 
 def ravel(a, order: str = "C") -> ndarray:
     """The flattened array (in Fortran order for ``order='F'``), as :func:`numpy.ravel`."""
     v = value(a)
-    return wrap(reshape_v(v, (math.prod(shape_v(v)),), _order(order)))
+    order = _order(order)
+    out = wrap(reshape_v(v, (math.prod(shape_v(v)),), order))
+    return reshape_view(out, a) if order != "F" else out
 
 
 def transpose(a, axes=None) -> ndarray:
@@ -111,7 +115,8 @@ def transpose(a, axes=None) -> ndarray:
         axes = tuple(normalize_axis(ax, nd) for ax in axes)
         if len(set(axes)) != nd:
             raise ValueError("repeated axis in transpose")
-    return wrap(transpose_v(v, axes))
+    perm = tuple(range(nd))[::-1] if axes is None else axes
+    return transpose_view(wrap(transpose_v(v, axes)), a, perm)
 
 
 def permute_dims(a, /, axes=None) -> ndarray:

@@ -4,6 +4,7 @@ depends on them; methods delegate to the xnp functions of the same name."""
 
 from __future__ import annotations
 
+import builtins
 import sys
 
 import numpy as np
@@ -17,7 +18,16 @@ from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
-from xnp._views import is_basic_key, mark_view, refresh, view_info, write_back
+from xnp._views import (
+    ViewTransform,
+    dtype_view,
+    is_basic_key,
+    mark_view,
+    read_view,
+    refresh,
+    view_info,
+    write_back,
+)
 
 _SCALARS = (bool, int, float, complex)
 _VALUE_TYPES = (np.ndarray, np.generic, Tracer)
@@ -207,6 +217,19 @@ def _complex_from(a, real=None, imag=None):
     return xnp.asarray(lax.complex_p.bind(raw(re), raw(im)))
 
 
+def _view(self, dtype=None, type=None):
+    """A view of the array that writes through (``dtype``: its bytes reinterpreted, the
+    last axis scaled by the ratio of item sizes); ndarray subclasses do not exist here."""
+    if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray):
+        dtype, type = None, dtype
+    if type is not None:
+        raise TypeError("xnp: view(type=...) is not supported (xnp has no ndarray "
+                        "subclasses)")
+    if dtype is None:
+        return mark_view(_wrap(self._value), self, Ellipsis)
+    return dtype_view(self, dtype)
+
+
 def _fill(self, value):
     view = view_info(self)
     self._value = raw(xnp.full_like(self, value))
@@ -261,6 +284,7 @@ def _install_methods():
     ndarray.transpose = _transpose
     ndarray.astype = _astype
     ndarray.fill = _fill
+    ndarray.view = _view
     ndarray.sort = _sort
     ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
     ndarray.T = property(lambda self: xnp.transpose(self))
@@ -293,7 +317,7 @@ def _setitem(self, key, value):
             refresh(self, view)
             raise
         if done:
-            self._value = base._value[base_key]
+            self._value = read_view(base._value, base_key)
             return
     refresh(self, view)
     self._value = xnp._indexing.setitem_value(self, key, value)
@@ -345,7 +369,12 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
         return False        # boolean masks: the functional path checks shapes as xnp does
     if through is None:
         buf[key] = value
-    else:                   # a write into the view base[through] (xnp/_views.py)
+    elif isinstance(through, ViewTransform):    # a write into a view (xnp/_views.py)
+        target = through.numpy_view(buf)
+        if target is None or not np.may_share_memory(target, buf):
+            return False
+        target[key] = value
+    else:                                       # a write into the view base[through]
         buf[through][key] = value
     return True
 

@@ -3,7 +3,9 @@
 xnp arrays are handles over immutable values, so a view cannot share memory with its
 base under transformations. Instead a handle made by basic indexing (integers, slices,
 ``...``, ``None``: the keys for which NumPy returns a view) remembers its base handle and
-key. A write into such a view (item assignment, an in-place operator, ``out=``, ``fill``,
+key; one made by ``reshape``/``ravel`` (C order), ``.T``/``transpose`` or ``view(dtype)``
+remembers its base and a :class:`ViewTransform` (unless NumPy itself would have copied).
+A write into such a view (item assignment, an in-place operator, ``out=``, ``fill``,
 ``sort``, ``flat``) runs in three steps:
 
 1. :func:`refresh` re-reads the view from its base, so writes made to the base since the
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from xnp._array import ndarray
+from xnp._array import _wrap, ndarray
 
 _BASIC = (int, np.integer, slice, type(None), type(Ellipsis))
 
@@ -33,9 +35,22 @@ def is_basic_key(key) -> bool:
     return isinstance(key, _BASIC) and type(key) is not bool
 
 
+class ViewTransform:
+    """A view that is not an index of its base (``.T``, ``reshape``, ``view(dtype)``).
+    Subclasses define ``read(base_value)`` (the view's value), ``inverse(view_value)``
+    (the base value it stands for) and ``numpy_view(buffer)`` (a NumPy view of an eager
+    base buffer to write into in place, or None where NumPy would copy)."""
+
+    __slots__ = ()
+
+    def write(self, base: ndarray, view_value) -> None:
+        base[...] = _wrap(self.inverse(view_value))
+
+
 def mark_view(view: ndarray, base: ndarray, key) -> ndarray:
-    """Record that ``view`` is ``base[key]`` (a NumPy scalar result is no view)."""
-    if not isinstance(view._value, np.generic):
+    """Record that ``view`` is ``base[key]`` (or ``key.read(base)`` for a
+    :class:`ViewTransform`); a NumPy scalar result is no view."""
+    if isinstance(view, ndarray) and not isinstance(view._value, np.generic):
         view._view_of = (base, key)
     return view
 
@@ -45,14 +60,140 @@ def view_info(h: ndarray):
     return getattr(h, "_view_of", None)
 
 
+def read_view(base_value, key):
+    """The value of the view ``key`` of a base value."""
+    if isinstance(key, ViewTransform):
+        return key.read(base_value)
+    from xnp._indexing import index_value
+    return index_value(base_value, key)
+
+
 def refresh(h: ndarray, info) -> None:
     """Step 1: the view's value as its base holds it now."""
-    from xnp._indexing import index_value
     base, key = info
-    h._value = index_value(base._value, key)
+    h._value = read_view(base._value, key)
 
 
 def write_back(h: ndarray, info) -> None:
     """Step 3: store the written view into its base."""
     base, key = info
-    base[key] = h._value
+    if isinstance(key, ViewTransform):
+        key.write(base, h._value)
+    else:
+        base[key] = h._value
+
+
+# --- views that are not indexes ---------------------------------------------------------------
+def _numpy_would_copy(base_value, transform: ViewTransform) -> bool:
+    """Eagerly, whether NumPy's own operation would copy ``base_value`` (then there is no
+    view to write through); traced values have no layout and count as views."""
+    if type(base_value) is not np.ndarray or base_value.flags.c_contiguous:
+        return False        # C-order reshapes and transposes of these are always views
+    target = transform.numpy_view(base_value)
+    return target is None or not np.may_share_memory(target, base_value)
+
+
+def _mark(result, base, transform: ViewTransform):
+    if type(base) is not ndarray or not isinstance(result, ndarray) or \
+            _numpy_would_copy(base._value, transform):
+        return result
+    return mark_view(result, base, transform)
+
+
+class _Reshape(ViewTransform):
+    __slots__ = ("shape", "base_shape")
+
+    def __init__(self, shape, base_shape):
+        self.shape, self.base_shape = shape, base_shape
+
+    def read(self, v):
+        from xnp import lax
+        return lax.reshape_p.bind(v, new_sizes=self.shape)
+
+    def inverse(self, v):
+        from xnp import lax
+        return lax.reshape_p.bind(v, new_sizes=self.base_shape)
+
+    def numpy_view(self, buf):
+        return buf.reshape(self.shape)
+
+
+class _Transpose(ViewTransform):
+    __slots__ = ("perm",)
+
+    def __init__(self, perm):
+        self.perm = perm
+
+    def read(self, v):
+        from xnp import lax
+        return lax.transpose_p.bind(v, permutation=self.perm)
+
+    def inverse(self, v):
+        from xnp import lax
+        perm = self.perm
+        return lax.transpose_p.bind(v, permutation=tuple(sorted(range(len(perm)),
+                                                                key=perm.__getitem__)))
+
+    def numpy_view(self, buf):
+        return buf.transpose(self.perm)
+
+
+class _Bitcast(ViewTransform):
+    """``view(dtype)``: the last axis scales by the ratio of the item sizes (NumPy's
+    rule), built on bitcast_convert_type (which adds or consumes a trailing axis)."""
+
+    __slots__ = ("old", "new", "shape")
+
+    def __init__(self, old, new, shape):
+        self.old, self.new, self.shape = old, new, shape
+        if old.itemsize != new.itemsize:
+            if not shape:
+                raise ValueError("Changing the dtype of a 0d array is only supported if "
+                                 "the itemsize is unchanged")
+            if new.itemsize > old.itemsize and shape[-1] % (new.itemsize // old.itemsize):
+                raise ValueError("When changing to a larger dtype, its size must be a "
+                                 "divisor of the total size in bytes of the last axis of "
+                                 "the array.")
+
+    def read(self, v):
+        from xnp import lax
+        old, new, shape = self.old, self.new, self.shape
+        if new.itemsize > old.itemsize:
+            r = new.itemsize // old.itemsize
+            v = lax.reshape_p.bind(v, new_sizes=shape[:-1] + (shape[-1] // r, r))
+        out = lax.bitcast_convert_type_p.bind(v, new_dtype=new)
+        if new.itemsize < old.itemsize:
+            r = old.itemsize // new.itemsize
+            out = lax.reshape_p.bind(out, new_sizes=shape[:-1] + (shape[-1] * r,))
+        return out
+
+    def inverse(self, v):
+        from xnp import lax
+        old, new, shape = self.old, self.new, self.shape
+        if new.itemsize < old.itemsize:
+            v = lax.reshape_p.bind(v, new_sizes=shape + (old.itemsize // new.itemsize,))
+        out = lax.bitcast_convert_type_p.bind(v, new_dtype=old)
+        return lax.reshape_p.bind(out, new_sizes=shape)
+
+    def numpy_view(self, buf):
+        try:
+            return buf.view(self.new)
+        except ValueError:
+            return None
+
+
+def reshape_view(result: ndarray, base) -> ndarray:
+    """Mark ``result`` (a C-order reshape of ``base``) as its view."""
+    return _mark(result, base, _Reshape(result.shape, base.shape))
+
+
+def transpose_view(result: ndarray, base, perm: tuple) -> ndarray:
+    """Mark ``result`` (``base`` with its axes permuted by ``perm``) as its view."""
+    return _mark(result, base, _Transpose(perm))
+
+
+def dtype_view(base: ndarray, new_dtype) -> ndarray:
+    """``base.view(new_dtype)``: its bytes read as ``new_dtype``, a view that writes
+    through."""
+    transform = _Bitcast(base.dtype, np.dtype(new_dtype), base.shape)
+    return mark_view(_wrap(transform.read(base._value)), base, transform)
