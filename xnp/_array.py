@@ -53,6 +53,12 @@ class ndarray:
         self._value = core.unwrap(reshape(self, new_shape))
 
     @property
+    def base(self):
+        """The array this one is a view of (``None`` if it is not a view)."""
+        view = getattr(self, "_view_of", None)
+        return None if view is None else view[0]
+
+    @property
     def dtype(self) -> np.dtype:
         return self._value.dtype
 

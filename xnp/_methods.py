@@ -265,12 +265,18 @@ _DELEGATED = [
 def _getitem(self, key):
     v = self._value
     if type(key) is int and type(v) is np.ndarray and v.ndim:    # x[i]: the common case
+        r = _index_p.bind(v, template=key)
+        if v.ndim == 1:
+            return r                # a NumPy scalar, as NumPy's a[i]
         h = _new_handle(ndarray)
-        h._value = _index_p.bind(v, template=key)
-        if v.ndim > 1:
-            h._view_of = (self, key)
+        h._value = r
+        h._view_of = (self, key)
         return h
+    if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
+        return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
     h = xnp._indexing.getitem(self, key)
+    if isinstance(h._value, np.generic):
+        return h._value             # a full integer index of a concrete array
     return mark_view(h, self, key) if is_basic_key(key) else h
 
 

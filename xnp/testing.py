@@ -29,3 +29,8 @@ for _name in __all__:
     globals()[_name] = (_with_numpy_values(_obj) if _name.startswith("assert_")
                         and callable(_obj) else _obj)
 del _name, _obj
+
+
+def __getattr__(name):
+    # numpy.testing's private helpers (``_gen_alignment_data``, ...) as they are.
+    return getattr(numpy.testing, name)
