@@ -307,3 +307,37 @@ def test_setting_real_and_imag_parts_as_numpy(dtype, part, value):
     setattr(got, part, value)
     np.testing.assert_array_equal(np.asarray(got), ref)
     assert got.dtype == ref.dtype
+
+
+def _method_programs():
+    def contains(m):
+        a = m.arange(6).reshape(2, 3)
+        return [4 in a, 9 in a, a[0] in a, 2.5 in a]
+
+    def partition_in_place(m):
+        b = m.array([5, 1, 4, 2, 3])
+        b.partition(2)
+        return int(b[2]), sorted(b[:2].tolist()), sorted(b[3:].tolist())
+
+    def resize_in_place(m):
+        c, d = m.arange(6), m.arange(6.0)
+        c.resize(2, 4, refcheck=False)
+        d.resize((2, 2))
+        return c.tolist(), d.tolist()
+
+    def bytes_and_layout(m):
+        a = m.arange(6, dtype=m.int32).reshape(2, 3)
+        return (a.tobytes(), a.strides, bytes(a.data), a.dumps()[:2],
+                m.arange(3, dtype=m.int16).byteswap().tolist())
+
+    return [contains, partition_in_place, resize_in_place, bytes_and_layout]
+
+
+@pytest.mark.parametrize("program", _method_programs(), ids=lambda p: p.__name__)
+def test_more_methods_as_numpy(program):
+    assert program(xnp) == program(np)
+
+
+def test_ndarray_class_subscripts_for_annotations():
+    alias = xnp.ndarray[int, np.dtype[np.float64]]
+    assert alias.__origin__ is xnp.ndarray

@@ -5,12 +5,22 @@ depends on them; methods delegate to the xnp functions of the same name."""
 from __future__ import annotations
 
 import builtins
+import math
 import sys
+import types
 
 import numpy as np
 
 import xnp
-from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state, get_aval
+from transforms.core import (
+    _EVAL_TRACE,
+    Primitive,
+    Tracer,
+    _n_active,
+    _state,
+    concrete_or_error,
+    get_aval,
+)
 from xnp import lax
 from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
@@ -230,6 +240,54 @@ def _view(self, dtype=None, type=None):
     return dtype_view(self, dtype)
 
 
+def _contains(self, item) -> bool:
+    return builtins.bool(xnp.any(self == item))
+
+
+def _partition(self, kth, axis=-1, kind="introselect", order=None):
+    self[...] = xnp.partition(self, kth, axis=axis)
+
+
+def _resize_in_place(self, *new_shape, refcheck=True):
+    """NumPy's ``a.resize``: the flattened data cut or zero-padded to the new size."""
+    if len(new_shape) == 1 and not isinstance(new_shape[0], int):
+        new_shape = tuple(new_shape[0])
+    flat = xnp.ravel(self)
+    size = math.prod(new_shape)
+    if size <= flat.size:
+        flat = flat[:size]
+    else:
+        flat = xnp.concatenate([flat, xnp.zeros(size - flat.size, self.dtype)])
+    self._value = raw(xnp.reshape(flat, new_shape))
+
+
+def _concrete_numpy(self, what: str) -> np.ndarray:
+    return np.asarray(concrete_or_error(self._value, what))
+
+
+def _install_byte_methods():
+    """Byte-level methods and attributes of concrete arrays, as NumPy's (C order)."""
+    ndarray.tobytes = lambda self, order="C": _concrete_numpy(self, "x.tobytes()").tobytes(
+        order)
+    ndarray.tofile = lambda self, fid, sep="", format="%s": _concrete_numpy(
+        self, "x.tofile()").tofile(fid, sep, format)
+    ndarray.dumps = lambda self: _concrete_numpy(self, "x.dumps()").dumps()
+    ndarray.dump = lambda self, file: _concrete_numpy(self, "x.dump()").dump(file)
+    ndarray.byteswap = lambda self, inplace=False: _byteswap(self, inplace)
+    ndarray.strides = property(lambda self: np.empty(self.shape, self.dtype).strides)
+    ndarray.data = property(lambda self: memoryview(np.ascontiguousarray(
+        _concrete_numpy(self, "x.data"))))
+    ndarray.__class_getitem__ = classmethod(lambda cls, item: types.GenericAlias(cls, item))
+
+
+def _byteswap(self, inplace):
+    swapped = _concrete_numpy(self, "x.byteswap()").byteswap()
+    if inplace:
+        self[...] = swapped
+        return self
+    return xnp.asarray(swapped)
+
+
 def _fill(self, value):
     view = view_info(self)
     self._value = raw(xnp.full_like(self, value))
@@ -290,6 +348,10 @@ def _install_methods():
     ndarray.transpose = _transpose
     ndarray.astype = _astype
     ndarray.fill = _fill
+    ndarray.__contains__ = _contains
+    ndarray.partition = _partition
+    ndarray.resize = _resize_in_place
+    _install_byte_methods()
     ndarray.view = _view
     ndarray.sort = _sort
     ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
