@@ -74,13 +74,10 @@ def _binary(fn):
             o = _other_value(other)
             if o is NotImplemented:
                 return o
-        if impl is not None and (not active[0] or _state.trace is _EVAL_TRACE):
-            r = impl(self._value, o)
-        else:
-            r = fn(self._value, o)
-            if type(r) is np.ndarray and not r.ndim:    # composites: scalars as NumPy
-                r = r[()]
-        if isinstance(r, np.generic):
+        if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
+            return wrap_scalar_result(fn(self._value, o))
+        r = impl(self._value, o)
+        if isinstance(r, np.generic):       # NumPy's scalar results
             return r
         h = new(handle)
         h._value = r

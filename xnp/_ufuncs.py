@@ -522,13 +522,10 @@ def _fast_callable(uf: ufunc):
             if args or kwargs:
                 return uf(x, *args, **kwargs)
             v = x._value if type(x) is handle else raw(x)
-            if impl is not None and (not active[0] or _state.trace is _EVAL_TRACE):
-                r = impl(v)
-            else:
-                r = fn(v)
-                if type(r) is np.ndarray and not r.ndim:
-                    r = r[()]
-            if isinstance(r, np.generic):
+            if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
+                return wrap_scalar_result(fn(v))
+            r = impl(v)
+            if isinstance(r, np.generic):       # NumPy's scalar results
                 return r
             h = new(handle)
             h._value = r
@@ -539,13 +536,10 @@ def _fast_callable(uf: ufunc):
                 return uf(x1, x2, *args, **kwargs)
             v1 = x1._value if type(x1) is handle else raw(x1)
             v2 = x2._value if type(x2) is handle else raw(x2)
-            if impl is not None and (not active[0] or _state.trace is _EVAL_TRACE):
-                r = impl(v1, v2)
-            else:
-                r = fn(v1, v2)
-                if type(r) is np.ndarray and not r.ndim:
-                    r = r[()]
-            if isinstance(r, np.generic):
+            if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
+                return wrap_scalar_result(fn(v1, v2))
+            r = impl(v1, v2)
+            if isinstance(r, np.generic):       # NumPy's scalar results
                 return r
             h = new(handle)
             h._value = r
