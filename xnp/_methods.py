@@ -63,6 +63,7 @@ def _binary(fn):
     fn = prim.bind if prim is not None else fn
     # Closure cells are read faster than module globals on this hot path.
     handle, new, active, scalars = ndarray, _new_handle, _n_active, _SCALARS
+    np_array = np.ndarray
 
     def op(self, other):
         t = type(other)
@@ -77,11 +78,11 @@ def _binary(fn):
         if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
             return wrap_scalar_result(fn(self._value, o))
         r = impl(self._value, o)
-        if isinstance(r, np.generic):       # NumPy's scalar results
-            return r
-        h = new(handle)
-        h._value = r
-        return h
+        if type(r) is np_array:
+            h = new(handle)
+            h._value = r
+            return h
+        return r if isinstance(r, np.generic) else wrap_scalar_result(r)
 
     def rop(self, other):
         o = _other_value(other)

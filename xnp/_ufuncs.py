@@ -514,7 +514,7 @@ def _fast_callable(uf: ufunc):
     one NumPy call plus a few hundred nanoseconds; keyword calls go through ``uf``."""
     prim, fn = uf._prim, uf._fn
     impl = prim.impl if prim is not None else None
-    handle, new, active = ndarray, _new_handle, _n_active
+    handle, new, active, np_array = ndarray, _new_handle, _n_active, np.ndarray
     if uf.nout != 1:
         call = lambda *args, **kwargs: uf(*args, **kwargs)
     elif uf.nin == 1:
@@ -525,11 +525,11 @@ def _fast_callable(uf: ufunc):
             if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
                 return wrap_scalar_result(fn(v))
             r = impl(v)
-            if isinstance(r, np.generic):       # NumPy's scalar results
-                return r
-            h = new(handle)
-            h._value = r
-            return h
+            if type(r) is np_array:
+                h = new(handle)
+                h._value = r
+                return h
+            return r if isinstance(r, np.generic) else wrap_scalar_result(r)
     else:
         def call(x1, x2, /, *args, **kwargs):
             if args or kwargs:
@@ -539,11 +539,11 @@ def _fast_callable(uf: ufunc):
             if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
                 return wrap_scalar_result(fn(v1, v2))
             r = impl(v1, v2)
-            if isinstance(r, np.generic):       # NumPy's scalar results
-                return r
-            h = new(handle)
-            h._value = r
-            return h
+            if type(r) is np_array:
+                h = new(handle)
+                h._value = r
+                return h
+            return r if isinstance(r, np.generic) else wrap_scalar_result(r)
     call.__name__ = call.__qualname__ = uf.__name__
     call.__doc__ = uf.__doc__
     for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "outer", "at"):
