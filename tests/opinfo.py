@@ -105,7 +105,8 @@ def assert_same_result(actual, expected, info: OpInfo, where: str = ""):
             assert_same_result(a, e, info, f"{where}[{i}]")
         return
     if expected is None or isinstance(expected, (str, bool, int, float, complex)) and \
-            not isinstance(actual, xnp.ndarray):
+            not isinstance(expected, np.generic) and \
+            not isinstance(actual, (xnp.ndarray, np.generic)):
         assert actual == expected or (actual != actual and expected != expected), \
             f"{where}: {actual!r} != {expected!r}"
         return

@@ -221,6 +221,15 @@ def _from_numpy(value):
 
 
 def _wrap(value) -> ndarray:
+    if isinstance(value, np.generic):
+        return value        # NumPy's scalar results stay NumPy scalars, as in NumPy
+    h = _new_handle(ndarray)
+    h._value = value
+    return h
+
+
+def _handle(value) -> ndarray:
+    """Always a handle, also around a NumPy scalar (for in-place updates)."""
     h = _new_handle(ndarray)
     h._value = value
     return h

@@ -331,8 +331,8 @@ def _getitem(self, key):
     if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
         return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
     h = xnp._indexing.getitem(self, key)
-    if isinstance(h._value, np.generic):
-        return h._value             # a full integer index of a concrete array
+    if type(h) is not ndarray:
+        return h                    # a NumPy scalar: a full integer index, as NumPy
     return mark_view(h, self, key) if is_basic_key(key) else h
 
 
