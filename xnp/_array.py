@@ -228,13 +228,6 @@ def _wrap(value) -> ndarray:
     return h
 
 
-def _handle(value) -> ndarray:
-    """Always a handle, also around a NumPy scalar (for in-place updates)."""
-    h = _new_handle(ndarray)
-    h._value = value
-    return h
-
-
 def wrap_scalar_result(value) -> ndarray:
     """Wrap the result of a ufunc or reduction: a concrete 0-d array becomes its NumPy
     scalar, as NumPy's ufuncs and reductions return scalars for 0-d results (this shows
