@@ -71,8 +71,9 @@ del _methods
 
 
 def __getattr__(name):
-    # xnp.testing imports numpy.testing (unittest and friends, some 40 ms): on first use.
-    if name == "testing":
+    # xnp.testing imports numpy.testing, xnp.polynomial builds six families: on first use
+    # (NumPy loads numpy.polynomial lazily too).
+    if name in ("testing", "polynomial"):
         import importlib
-        return importlib.import_module("xnp.testing")
+        return importlib.import_module(f"xnp.{name}")
     raise AttributeError(f"module 'xnp' has no attribute {name!r}")
