@@ -155,8 +155,9 @@ def test_isdtype_and_issubdtype_match_numpy():
         xnp.isdtype(np.float64, "floating point")
 
 
-def test_scalar_types_are_numpys():
-    assert xnp.float32 is np.float32 and xnp.int64 is np.int64
+def test_scalar_types_stand_for_numpys():
+    assert xnp.float32 == np.float32 and xnp.int64 == np.int64 and np.int64 == xnp.int64
+    assert np.dtype(xnp.float32) == np.float32 and hash(xnp.int8) == hash(np.int8)
     assert xnp.asarray(np.ones(2)).dtype == xnp.float64
     assert xnp.asarray([1, 2]).dtype == np.int64
     assert xnp.asarray([1.0, 2]).dtype == np.float64

@@ -40,7 +40,7 @@ def test_printing_helpers_take_xnp_arrays():
 
 
 def test_type_helpers():
-    assert xnp.int_ is np.int64 and xnp.uint is np.uint64 and xnp.True_ is np.True_
+    assert xnp.int_ == np.int64 and xnp.uint == np.uint64 and xnp.True_ is np.True_
     assert xnp.common_type(xnp.ones(2, np.float32), np.ones(2, np.int64)) is np.float64
     assert xnp.min_scalar_type(xnp.asarray(300)) == np.uint16
     assert xnp.mintypecode(["d", "f"]) == "d" and xnp.typename("d") == np.typename("d")

@@ -7,6 +7,8 @@ differentiated, batched and compiled. See README.md for the differences from Num
 
 import math as _pymath
 
+import numpy as _numpy
+
 from transforms.autodiff import (
     grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
 )
@@ -21,12 +23,9 @@ from xnp._array_api import __array_namespace_info__, from_dlpack  # noqa: F401
 from xnp._copying import *  # noqa: F403
 from xnp._creation import *  # noqa: F403
 from xnp._dtypes import (  # noqa: F401
-    bfloat16, bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating,
-    csingle, double, dtype, finfo, float16, float32, float64, floating, generic, half,
-    iinfo, inexact, int8, int16, int32, int64, intc, integer, intp, isdtype, issubdtype,
-    long, longlong, number, promote_types, result_type, short, signedinteger, single,
-    ubyte, uint8, uint16, uint32, uint64, uintc, uintp, ulong, ulonglong, unsignedinteger,
-    ushort,
+    bfloat16, can_cast, complexfloating, dtype, finfo, floating, generic, iinfo, inexact,
+    integer, isdtype, issubdtype, number, promote_types, result_type, signedinteger,
+    unsignedinteger,
 )
 from xnp._flatiter import flatiter  # noqa: F401
 # NumPy's date and time scalar types, so that code naming them runs; xnp's functions do
@@ -54,6 +53,11 @@ from xnp._ufuncs import ufunc  # noqa: F401
 from xnp._windows import *  # noqa: F403
 from xnp._lib_misc import *  # noqa: F403
 from xnp._poly1d import *  # noqa: F403
+from xnp._scalar_types import (  # noqa: F401, E402  (after the star imports: these win)
+    bool_, byte, cdouble, complex64, complex128, csingle, double, float16, float32, float64,
+    half, int8, int16, int32, int64, int_, intc, intp, long, longlong, short, single, ubyte,
+    uint, uint8, uint16, uint32, uint64, uintc, uintp, ulong, ulonglong, ushort,
+)
 
 bool = bool_  # noqa: A001  (NumPy 2 exports np.bool)
 pi = _pymath.pi
@@ -62,7 +66,10 @@ inf = float("inf")
 nan = float("nan")
 euler_gamma = 0.5772156649015329
 newaxis = None
-__version__ = "0.1.0"
+# The NumPy version whose API xnp follows, so that version checks in NumPy code take the
+# right branch; xnp's own version is ``xnp_version`` (and the package metadata).
+__version__ = _numpy.__version__
+xnp_version = "0.1.0"
 __array_api_version__ = "2024.12"
 
 from xnp import _methods  # noqa: E402  (attaches operators and methods to ndarray)
