@@ -78,9 +78,10 @@ del _methods
 
 
 def __getattr__(name):
-    # xnp.testing imports numpy.testing, xnp.polynomial builds six families: on first use
-    # (NumPy loads numpy.polynomial lazily too).
-    if name in ("testing", "polynomial"):
+    # xnp.testing imports numpy.testing, xnp.polynomial builds six families, xnp.char and
+    # xnp.strings wrap NumPy's string functions: on first use (NumPy loads
+    # numpy.polynomial lazily too).
+    if name in ("testing", "polynomial", "char", "strings"):
         import importlib
         return importlib.import_module(f"xnp.{name}")
     raise AttributeError(f"module 'xnp' has no attribute {name!r}")

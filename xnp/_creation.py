@@ -132,7 +132,8 @@ def _filled(shape: tuple, fill):
 
 def _constant(shape: tuple, number, dtype) -> ndarray:
     dt = np.dtype(float) if dtype is None else to_dtype(dtype)
-    return wrap(lax.broadcast_in_dim_p.bind(np.full((), number, dt), shape=shape,
+    scalar = np.zeros((), dt) if number == 0 else np.full((), number, dt)  # U/S zeros: ''
+    return wrap(lax.broadcast_in_dim_p.bind(scalar, shape=shape,
                                             broadcast_dimensions=()))
 
 

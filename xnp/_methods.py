@@ -51,7 +51,26 @@ def _other_value(other):
         return other
     if isinstance(other, (list, tuple)):
         return raw(other)
+    if isinstance(other, (str, bytes)):      # string arrays compare with str, as in NumPy
+        return np.asarray(other)
     return NotImplemented
+
+
+def _equality(op, incomparable: bool):
+    """``==`` / ``!=``: where NumPy has no loop for the pair (a number array against a
+    string), NumPy's operators answer elementwise ``incomparable`` instead of raising."""
+    def compare(self, other):
+        try:
+            return op(self, other)
+        except TypeError:
+            o = np.asarray(other) if isinstance(other, (str, bytes)) else other
+            if np.dtype(dtype_of(self._value)).kind in "US" or getattr(
+                    getattr(o, "dtype", None), "kind", "") in "US":
+                shape = np.broadcast_shapes(self.shape, np.shape(o))
+                return xnp.full(shape, incomparable)[()] if not shape else \
+                    xnp.full(shape, incomparable)
+            raise
+    return compare
 
 
 def _binary(fn):
@@ -174,7 +193,10 @@ def _install_operators():
         setattr(ndarray, f"__r{name}__", rop)
         setattr(ndarray, f"__i{name}__", iop)
     for name, fn in _COMPARE.items():
-        setattr(ndarray, f"__{name}__", _binary(fn)[0])
+        op = _binary(fn)[0]
+        if name in ("eq", "ne"):
+            op = _equality(op, incomparable=name == "ne")
+        setattr(ndarray, f"__{name}__", op)
     ndarray.__neg__ = lambda self: _wrap(lax.neg_p.bind(self._value))
     ndarray.__pos__ = lambda self: xnp.positive(self)
     ndarray.__abs__ = lambda self: _wrap(lax.abs_p.bind(self._value))

@@ -2,8 +2,9 @@
 
 Each ufunc is a function on raw values (one primitive, or a few composed) wrapped in an
 object that provides NumPy's calling convention: ``out=``, ``where=``, ``dtype=``,
-``casting=``, and the ``reduce``, ``accumulate``, ``outer`` and ``at`` methods. Composite
-ufuncs first cast their inputs to the loop dtypes NumPy itself would choose, so result
+``casting=``, and the ``reduce``, ``accumulate``, ``reduceat``, ``outer`` and ``at``
+methods (``xnp._ufunc_methods`` covers the binary ufuncs without a reduction primitive).
+Composite ufuncs first cast their inputs to the loop dtypes NumPy itself would choose, so result
 dtypes (and TypeErrors for unsupported types) are NumPy's.
 """
 
@@ -24,7 +25,15 @@ from xnp.lax._base import loop_dtypes
 _P = lax  # primitives are module attributes of xnp.lax: lax.add_p, ...
 
 
-class ufunc:
+class _UfuncMeta(type):
+    def __instancecheck__(cls, instance) -> bool:
+        # xnp.add etc. are plain functions for speed (see _fast_callable) that carry their
+        # ufunc object: isinstance(xnp.add, xnp.ufunc) holds, as in NumPy.
+        return type.__instancecheck__(cls, instance) or type.__instancecheck__(
+            cls, getattr(instance, "ufunc", None))
+
+
+class ufunc(metaclass=_UfuncMeta):
     """A NumPy-style universal function over xnp arrays (and tracers)."""
 
     __slots__ = ("__name__", "nin", "nout", "_fn", "_prim", "_np", "identity", "__dict__")
@@ -65,9 +74,10 @@ class ufunc:
                where=True):
         from xnp import _reductions as red
         name = _REDUCERS.get(self.__name__)
-        if name is None:
-            raise TypeError(f"xnp.{self.__name__}.reduce is not supported; only "
-                            f"{sorted(_REDUCERS)} have reductions")
+        if name is None or (initial is not None and name in ("all", "any")):
+            from xnp import _ufunc_methods
+            return _ufunc_methods.reduce(self, array, axis, dtype, out, keepdims, initial,
+                                         where)
         kwargs = {"axis": axis, "keepdims": keepdims, "out": out}
         if name in ("sum", "prod"):
             kwargs["dtype"] = dtype
@@ -78,13 +88,12 @@ class ufunc:
         return getattr(red, name)(array, **kwargs)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        """Running results of the ufunc along ``axis``, as NumPy's ``ufunc.accumulate``
-        (add, multiply, maximum, minimum, fmax, fmin, logaddexp, logical_and/or)."""
+        """Running results of the ufunc along ``axis``, as NumPy's ``ufunc.accumulate``."""
         from xnp import _reductions as red
         name = _ACCUMULATORS.get(self.__name__)
         if name is None:
-            raise TypeError(f"xnp.{self.__name__}.accumulate is not supported; only "
-                            f"{sorted(_ACCUMULATORS)} accumulate")
+            from xnp import _ufunc_methods
+            return _ufunc_methods.accumulate(self, array, axis, dtype, out)
         ndim = red.aval_of(array).ndim
         if ndim == 0:
             raise TypeError("cannot accumulate on a scalar")
@@ -96,6 +105,11 @@ class ufunc:
             return getattr(red, name)(array, axis=axis, dtype=dtype, out=out)
         return red.accumulate_along(f"{self.__name__}.accumulate", name, array, axis,
                                     dtype, out)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """NumPy's ``ufunc.reduceat`` (the indices must be concrete)."""
+        from xnp import _ufunc_methods
+        return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
 
     def outer(self, a, b, **kwargs):
         from xnp._manipulation import expand_dims
@@ -497,7 +511,7 @@ _TABLE = {
 _IDENTITY = {"add": 0, "multiply": 1, "logical_and": True, "logical_or": False,
              "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
 
-UFUNCS = {name: ufunc(name, np_uf.nin, fn, np_uf, _IDENTITY.get(name))
+UFUNCS = {name: ufunc(name, np_uf.nin, fn, np_uf, _IDENTITY.get(name, np_uf.identity))
           for name, (fn, np_uf) in _TABLE.items()}
 _ALIASES = {
     "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
@@ -546,7 +560,8 @@ def _fast_callable(uf: ufunc):
             return r if isinstance(r, np.generic) else wrap_scalar_result(r)
     call.__name__ = call.__qualname__ = uf.__name__
     call.__doc__ = uf.__doc__
-    for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "outer", "at"):
+    for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "reduceat",
+                 "outer", "at"):
         setattr(call, attr, getattr(uf, attr))
     call.ufunc = uf
     return call

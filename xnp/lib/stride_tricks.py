@@ -2,7 +2,8 @@
 
 xnp arrays have no strides, so ``sliding_window_view`` returns a new array holding every
 window (NumPy returns a read-only view of the input); values, shapes and dtypes agree.
-``as_strided`` (raw memory arithmetic) has no xnp equivalent.
+``as_strided`` reads its input as if laid out C-contiguously (xnp arrays have no layout of
+their own) and gathers the addressed elements into a new array.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
+import numpy as np
+
 import xnp
 from xnp._array import ndarray
 from xnp._manipulation import broadcast_arrays, broadcast_shapes, broadcast_to  # noqa: F401
 from xnp._util import normalize_axis
 
-__all__ = ["sliding_window_view", "broadcast_to", "broadcast_arrays", "broadcast_shapes"]
+__all__ = ["as_strided", "sliding_window_view", "broadcast_to", "broadcast_arrays",
+           "broadcast_shapes"]
 
 
 def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
@@ -59,3 +63,83 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
         out = xnp.take(out, idx, axis=ax)
         out = xnp.moveaxis(out, ax + 1, -1)
     return out
+
+
+def as_strided(x, shape=None, strides=None, subok: bool = False,
+               writeable: bool = True, *, offset: int = 0) -> ndarray:
+    """An array of ``shape`` whose elements are read from ``x`` at byte ``strides``, as
+    :func:`numpy.lib.stride_tricks.as_strided`, with ``x`` taken to be laid out
+    C-contiguously (the layout ``x.strides`` reports).
+
+    Element ``(i_0, ..., i_k)`` of the result is ``x.ravel()[(offset + sum(i_j *
+    strides[j])) // x.itemsize]``. ``shape`` defaults to ``x.shape``; ``strides`` defaults
+    to the C-contiguous strides of the result's shape (``x.strides`` when ``shape`` is
+    ``x.shape``), which is what NumPy does for a contiguous ``x``. Zero strides repeat
+    elements (broadcasting) and negative strides walk backwards.
+
+    Differences from NumPy:
+
+    * The result is a new array, not a view: writing to it does not change ``x`` (and
+      writing to ``x`` does not change it). ``writeable`` is accepted for compatibility,
+      but the result is always an ordinary writeable copy; ``subok`` has no effect (xnp
+      has no array subclasses).
+    * Offsets are checked: every element addressed must lie inside ``x`` (offsets in
+      ``[0, x.size)``), otherwise ``ValueError`` is raised; NumPy reads whatever memory
+      is there. Strides must be whole multiples of ``x.itemsize``, and ``shape`` and
+      ``strides`` must have the same length.
+    * NumPy starts at ``x``'s data pointer, which for a view such as ``a[k:]`` lies inside
+      ``a``'s memory, so negative strides can reach back before it. xnp arrays are not
+      memory, so reading starts at element 0 of ``x.ravel()``; the keyword-only
+      ``offset`` (an xnp extension, in bytes like ``numpy.ndarray``'s ``offset``) moves
+      the start: NumPy's ``as_strided(a[k:], shape, strides)`` is xnp's
+      ``as_strided(a, shape, strides, offset=k * a.itemsize)`` for a 1-d ``a``.
+
+    It is a gather with constant indices, so it works under ``grad``, ``vmap`` and
+    ``jit`` (``shape`` and ``strides`` must be plain integers).
+    """
+    x = xnp.asarray(x)
+    itemsize = x.itemsize
+    shape = tuple(x.shape) if shape is None else tuple(operator.index(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"as_strided: negative dimensions are not allowed in shape {shape}")
+    if strides is None:
+        strides = _c_strides(shape, itemsize)
+    strides = tuple(operator.index(s) for s in strides)
+    if len(shape) != len(strides):
+        raise ValueError(f"as_strided: shape {shape} and strides {strides} must have the "
+                         f"same length (got {len(shape)} and {len(strides)})")
+    bad = [s for s in strides if s % itemsize]
+    if bad:
+        raise ValueError(f"as_strided: strides {strides} must be multiples of the itemsize "
+                         f"{itemsize} of dtype {x.dtype}; {bad[0]} is not")
+    offset = operator.index(offset)
+    if offset % itemsize:
+        raise ValueError(f"as_strided: offset {offset} must be a multiple of the itemsize "
+                         f"{itemsize} of dtype {x.dtype}")
+    steps = [s // itemsize for s in strides]
+    # The flat offsets are a constant: they depend only on the static shape, strides and
+    # offset, never on x's values, so NumPy computes them.
+    offsets = np.full(shape, offset // itemsize, dtype=np.intp)
+    for axis, (n, step) in enumerate(zip(shape, steps)):
+        pos = np.arange(n, dtype=np.intp) * step
+        offsets = offsets + pos.reshape((n,) + (1,) * (len(shape) - axis - 1))
+    if offsets.size:
+        lo, hi = int(offsets.min()), int(offsets.max())
+        if lo < 0 or hi >= x.size:
+            raise ValueError(f"as_strided: shape {shape} with strides {strides} (offset "
+                             f"{offset}) addresses elements {lo} to {hi} of x, outside the "
+                             f"{x.size} elements of x (offsets must lie in [0, {x.size}))")
+    # Gather flat and reshape: a 0-d index would make take return a scalar, and NumPy's
+    # as_strided gives a 0-d array.
+    return xnp.reshape(xnp.take(xnp.ravel(x), offsets.ravel()), shape)
+
+
+def _c_strides(shape: tuple, itemsize: int) -> tuple:
+    """The strides ``numpy.empty(shape)`` reports (all zero for an empty shape)."""
+    if not all(shape):
+        return (0,) * len(shape)
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))

@@ -86,7 +86,10 @@ def _matrix_norm(x, ord, row, col, keepdims):
         sums = xnp.sum(xnp.abs(x), axis=along, keepdims=True)
         pick = xnp.max if ord in (1, np.inf) else xnp.min
         r = pick(sums, axis=across, keepdims=True)
-        return r if keepdims else xnp.squeeze(r, axis=(row, col))
+        if keepdims:
+            return r
+        r = xnp.squeeze(r, axis=(row, col))
+        return r[()] if r.ndim == 0 else r       # a scalar, as NumPy's reductions give
     raise ValueError("Invalid norm order for matrices.")
 
 

@@ -1,0 +1,197 @@
+"""``reduce``, ``accumulate`` and ``reduceat`` for every binary ufunc, built from the ufunc's
+own calls on slices, so they differentiate, batch and compile like the ufunc itself.
+
+The ufuncs with a reduction primitive (add -> sum, maximum -> max, ...) use it (see
+``xnp._ufuncs``); this module covers the rest. A reorderable ufunc (NumPy's term: the
+result does not depend on the order of the operands, e.g. ``bitwise_or``, ``logical_xor``,
+``hypot``) reduces pairwise in log2(n) steps and accumulates with a doubling scan;
+the others (``subtract``, ``divide``, ``power``, ...) fold from the left in NumPy's order.
+A long ``subtract``/``divide`` fold becomes ``x0 - sum(rest)`` / ``x0 / prod(rest)``, which
+agrees with NumPy's sequential loop to rounding.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from transforms.core import Tracer
+from xnp._util import raw
+
+REORDERABLE = frozenset({
+    "add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",
+    "logaddexp2", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "gcd"})      # NumPy does not count lcm
+_FOLD_LIMIT = 32       # longer subtract/divide folds use the sum/product form
+_ALGEBRAIC = {"subtract": ("add", "subtract"), "divide": ("multiply", "divide")}
+
+
+def _xnp():
+    import xnp
+    return xnp
+
+
+def _check_binary(uf, method: str) -> None:
+    if uf.nin != 2 or uf.nout != 1:
+        raise ValueError(f"{method} only supported for binary functions")
+
+
+def _loop_dtype(uf, dt: np.dtype) -> np.dtype:
+    """The dtype the reduction computes in: NumPy's loop for (dt, dt), whose output must
+    be its input (logical ufuncs compute in bool)."""
+    loop = uf._np.resolve_dtypes((dt, dt, None))
+    if loop[2] == loop[0]:
+        return loop[0]
+    if uf.__name__.startswith("logical_"):
+        return np.dtype(bool)
+    raise TypeError(f"No loop matching the specified signature and casting was found for "
+                    f"ufunc {uf.__name__}")
+
+
+def _prepare(uf, method, array, dtype):
+    _check_binary(uf, method)
+    xnp = _xnp()
+    a = xnp.asarray(array)
+    if dtype is not None:
+        a = a.astype(dtype)
+    return a.astype(_loop_dtype(uf, a.dtype), copy=False)
+
+
+def _pairwise(uf, x):
+    """``x[0] op x[1] op ...`` along axis 0 (length >= 1), in log2(n) steps."""
+    xnp = _xnp()
+    while x.shape[0] > 1:
+        n, h = x.shape[0], x.shape[0] // 2
+        y = uf(x[:h], x[h:2 * h])
+        x = y if n % 2 == 0 else xnp.concatenate([y, x[2 * h:]])
+    return x[0]
+
+
+def _fold(uf, x):
+    """NumPy's left fold ``((x0 op x1) op x2) ...`` along axis 0 (length >= 1)."""
+    n = x.shape[0]
+    if uf.__name__ in _ALGEBRAIC and n > _FOLD_LIMIT:
+        combine, finish = _ALGEBRAIC[uf.__name__]
+        return _ufunc(finish)(x[0], _pairwise(_ufunc(combine), x[1:]))
+    r = x[0]
+    for i in range(1, n):
+        r = uf(r, x[i])
+    return r
+
+
+def _ufunc(name):
+    from xnp._ufuncs import UFUNCS
+    return UFUNCS[name]
+
+
+def _store(v, out, name):
+    from xnp._reductions import store
+    return store(raw(v), out, name)
+
+
+def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+           where=True):
+    """NumPy's ``ufunc.reduce`` for a binary ufunc without a reduction primitive."""
+    xnp = _xnp()
+    name = uf.__name__
+    a = _prepare(uf, f"{name}.reduce", array, dtype)
+    ndim = a.ndim
+    if axis is None:
+        axes = tuple(range(ndim))
+    else:
+        axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+        from xnp._util import normalize_axis
+        axes = tuple(normalize_axis(ax, ndim) for ax in axes)
+    if len(axes) > 1 and name not in REORDERABLE:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                         "axis may be specified")
+    fill = initial if initial is not None else uf.identity
+    if where is not True:
+        if fill is None:
+            raise ValueError(f"reduction operation '{name}' does not have an identity, so "
+                             "to use a where mask one has to specify 'initial'")
+        a = xnp.where(where, a, xnp.asarray(fill, dtype=a.dtype))
+    rest = [d for i, d in enumerate(a.shape) if i not in axes]
+    x = xnp.moveaxis(a, axes, tuple(range(len(axes)))).reshape((-1, *rest))
+    if initial is not None:
+        x = xnp.concatenate([xnp.full((1, *rest), initial, dtype=a.dtype), x])
+    if x.shape[0] == 0:
+        if uf.identity is None:
+            raise ValueError(f"zero-size array to reduction operation {name} which has no "
+                             "identity")
+        r = xnp.full(tuple(rest), uf.identity, dtype=a.dtype)
+    else:
+        r = _pairwise(uf, x) if name in REORDERABLE else _fold(uf, x)
+    if keepdims:
+        r = xnp.expand_dims(r, axes)
+    return _store(r, out, f"{name}.reduce")
+
+
+def accumulate(uf, array, axis=0, dtype=None, out=None):
+    """NumPy's ``ufunc.accumulate`` for a binary ufunc without a cumulative primitive."""
+    xnp = _xnp()
+    name = uf.__name__
+    a = _prepare(uf, f"{name}.accumulate", array, dtype)
+    if a.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if axis is None:
+        if a.ndim > 1:
+            raise ValueError("accumulate does not allow multiple axes")
+        axis = 0
+    x = xnp.moveaxis(a, axis, 0)
+    n = x.shape[0]
+    if n == 0:
+        r = x
+    elif name in REORDERABLE:
+        step = 1
+        while step < n:        # doubling scan: x[i] <- x[i - step] op x[i]
+            x = xnp.concatenate([x[:step], uf(x[:n - step], x[step:])])
+            step *= 2
+        r = x
+    elif name in _ALGEBRAIC and n > _FOLD_LIMIT:
+        combine, finish = _ALGEBRAIC[name]
+        cum = accumulate(_ufunc(combine), x[1:], axis=0)
+        r = xnp.concatenate([x[:1], _ufunc(finish)(x[:1], cum)])
+    else:
+        running = [x[0]]
+        for i in range(1, n):
+            running.append(uf(running[-1], x[i]))
+        r = xnp.stack(running)
+    return _store(xnp.moveaxis(r, 0, axis), out, f"{name}.accumulate")
+
+
+def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
+    """NumPy's ``ufunc.reduceat``: reductions over ``array[indices[i]:indices[i+1]]``
+    along ``axis`` (``array[indices[i]]`` where the next index is not larger). The
+    indices must be concrete; the array may be traced."""
+    xnp = _xnp()
+    name = f"{uf.__name__}.reduceat"
+    _check_binary(uf, "reduceat")
+    idx = raw(indices)
+    if isinstance(idx, Tracer):
+        raise TypeError(f"{name}: the indices must be concrete (they choose the segments); "
+                        "a traced index array cannot be used")
+    idx = np.asarray(idx)
+    if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
+        raise TypeError(f"{name}: indices must be a 1-d array of integers, got shape "
+                        f"{idx.shape} and dtype {idx.dtype}")
+    a = xnp.asarray(array)
+    if dtype is not None:
+        a = a.astype(dtype)
+    from xnp._util import normalize_axis
+    axis = normalize_axis(axis, a.ndim)
+    x = xnp.moveaxis(a, axis, 0)
+    n = x.shape[0]
+    pieces = []
+    for i, start in enumerate(idx.tolist()):
+        if not 0 <= start < n:
+            raise IndexError(f"index {start} out-of-bounds in {name} [0, {n})")
+        stop = idx[i + 1] if i + 1 < len(idx) else n
+        if stop > start:
+            piece = uf.reduce(x[start:builtins.min(int(stop), n)], axis=0, dtype=dtype)
+        else:
+            piece = x[start]
+        pieces.append(xnp.asarray(piece))
+    r = xnp.stack(pieces) if pieces else xnp.zeros((0, *x.shape[1:]), dtype=a.dtype)
+    return _store(xnp.moveaxis(r, 0, axis), out, name)
