@@ -364,3 +364,19 @@ def test_shape_errors_are_numpys():
         XL.solve(np.eye(3), np.ones(2))
     with pytest.raises(np.linalg.LinAlgError):
         xnp.jit(XL.det)(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_eig_dtype_follows_numpy_on_concrete_values(dtype):
+    rng = np.random.default_rng(3)
+    sym = rng.normal(size=(4, 4))
+    for m in (sym + sym.T, np.array([[0.0, -1.0], [1.0, 0.0]]), np.diag([2.0, 3.0])):
+        m = m.astype(dtype)
+        w, v = np.linalg.eig(m)
+        xw, xv = xnp.linalg.eig(xnp.asarray(m))
+        assert xw.dtype == w.dtype and xv.dtype == v.dtype
+        assert xnp.linalg.eigvals(m).dtype == np.linalg.eigvals(m).dtype
+        np.testing.assert_allclose(np.sort_complex(np.asarray(xw)), np.sort_complex(w),
+                                   rtol=1e-4, atol=1e-5)
+    # Traced values cannot have a value-dependent dtype: complex, as in JAX.
+    assert xnp.jit(xnp.linalg.eigvals)(np.diag([2.0, 3.0])).dtype == np.complex128

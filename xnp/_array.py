@@ -78,9 +78,10 @@ class ndarray:
     @property
     def flags(self):
         """NumPy's memory-layout flags of a freshly allocated array of this shape and dtype
-        (xnp arrays have no layout of their own: C-contiguous, owning, writeable).
-        Setting a flag has no effect."""
-        return np.empty(self.shape, self.dtype).flags
+        (xnp arrays have no layout of their own: C-contiguous, owning), with a live
+        ``writeable`` flag (``a.flags.writeable = False`` makes writes raise)."""
+        from xnp._writeable import Flags
+        return Flags(self)
 
     @property
     def nbytes(self) -> int:

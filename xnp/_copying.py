@@ -17,6 +17,7 @@ import xnp
 from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
 from xnp._util import raw
+from xnp._writeable import check_writeable
 
 __all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
 
@@ -49,9 +50,11 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
         raise ValueError(f"could not broadcast input array from shape {value.shape} into "
                          f"shape {dst.shape}") from None
     if where is True:
+        check_writeable(dst)
         dst._value = raw(xnp.array(new))
         return None
     mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
+    check_writeable(dst)
     dst._value = raw(xnp.where(mask, new, dst))
     return None
 
@@ -71,6 +74,7 @@ def putmask(a, mask, values) -> None:
     reps = -(-a.size // v.size)
     cycled = xnp.tile(v, reps)[:a.size]
     flat = xnp.where(xnp.ravel(m), cycled, xnp.ravel(a))
+    check_writeable(a)
     a._value = raw(xnp.reshape(flat, a.shape))
     return None
 

@@ -25,6 +25,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import result_type
 from xnp._util import cast_v, full_v, raw, shape_of
+from xnp._writeable import check_writeable
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -536,6 +537,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
 def _finish(r, out):
     if out is None:
         return wrap(r)
+    check_writeable(out, "output array")
     out._value = cast(r, out.dtype)
     return out
 

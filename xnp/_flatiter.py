@@ -16,6 +16,7 @@ import xnp
 from xnp._array import ndarray
 from xnp._util import raw
 from xnp._views import refresh, view_info, write_back
+from xnp._writeable import check_writeable
 
 
 class flatiter:
@@ -71,6 +72,7 @@ class flatiter:
             # NumPy fills the selection by repeating the value's elements in order.
             v = xnp.resize(v, selected)
         flat = flat.at[key].set(v.astype(self.base.dtype))
+        check_writeable(self.base)
         self.base._value = raw(xnp.reshape(flat, self.base.shape))
         if view is not None:
             write_back(self.base, view)

@@ -27,6 +27,7 @@ from xnp._indexing_funcs import (
     _strides,
 )
 from xnp._util import cast_v, dtype_of, raw, shape_of
+from xnp._writeable import check_writeable
 
 __all__ = [
     "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
@@ -184,4 +185,5 @@ def fill_diagonal(a, val, wrap: builtins.bool = False) -> None:
     if not positions.size or not shape_of(vals)[0]:
         return
     new = update_value(_ravel(a._value), (positions,), _cycled(vals, positions.size))
+    check_writeable(a)
     a._value = lax.reshape_p.bind(new, new_sizes=shape)

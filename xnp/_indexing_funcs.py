@@ -32,6 +32,7 @@ from xnp._util import (
     shape_of,
     where_v,
 )
+from xnp._writeable import check_writeable
 
 __all__ = [
     "take", "take_along_axis", "put_along_axis", "put", "choose", "compress", "select",
@@ -105,6 +106,7 @@ def _out(v, out) -> ndarray:
         return wrap(v)
     if type(out) is not ndarray:
         raise TypeError(f"out must be an xnp array, got {type(out).__name__}")
+    check_writeable(out, "output array")
     out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
     return out
 
@@ -185,6 +187,7 @@ def put_along_axis(arr, indices, values, axis: int | None) -> None:
     arr = _handle(arr, "put_along_axis")
     v, key = _along_axis(arr, indices, axis)
     new = update_value(v, key, assigned_value(values, arr.dtype))
+    check_writeable(arr)
     arr._value = lax.reshape_p.bind(new, new_sizes=arr.shape) if axis is None else new
 
 
@@ -203,6 +206,7 @@ def put(a, ind, v, mode: str = "raise") -> None:
     if mode != "raise":
         idx = _in_range(idx, a.size, mode, "put")
     new = update_value(flat, (idx,), _cycled(vals, m))
+    check_writeable(a)
     a._value = lax.reshape_p.bind(new, new_sizes=a.shape)
 
 
@@ -504,6 +508,7 @@ def place(arr, mask, vals) -> None:
     slot = lax.rem_p.bind(lax.max_p.bind(slot, np.int64(0)), np.int64(k))
     picked = index_value(u, (slot,), mode="clip")
     new = lax.select_n_p.bind(m, _ravel(arr._value), picked)
+    check_writeable(arr)
     arr._value = lax.reshape_p.bind(new, new_sizes=arr.shape)
 
 

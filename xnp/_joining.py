@@ -34,6 +34,7 @@ from xnp._util import (
     normalize_axis_tuple,
     raw,
 )
+from xnp._writeable import check_writeable
 
 __all__ = [
     "concatenate", "concat", "stack", "unstack", "hstack", "vstack", "dstack",
@@ -109,6 +110,7 @@ def _to_out(result, out, what: str):
     if out.shape != shape_v(result):
         raise ValueError(f"Output array is the wrong shape: {out.shape} for a result of "
                          f"shape {shape_v(result)}")
+    check_writeable(out, "output array")
     out._value = cast_v(result, out.dtype)
     return out
 

@@ -20,6 +20,7 @@ from xnp._array import ndarray
 from xnp._dtypes import result_type
 from xnp._einsum import cast, einsum, einsum_path, reshape_v, strong, transpose_v
 from xnp._util import broadcast_to_v, cast_v, dtype_of, normalize_axis, raw, shape_of
+from xnp._writeable import check_writeable
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
            "matvec", "vecmat", "einsum", "einsum_path"]
@@ -73,6 +74,7 @@ def _ufunc_out(name: str, r, out: ndarray, casting: str, core: int = 0) -> ndarr
     if not ok:
         raise ValueError(f"{name}: output operand of shape {fmt_shape(os)} does not match "
                          f"the result shape {fmt_shape(rs)}")
+    check_writeable(out, "output array")
     out._value = broadcast_to_v(cast_v(r, out.dtype), os)
     return out
 
@@ -87,6 +89,7 @@ def _exact_out(name: str, r, out) -> ndarray:
         raise ValueError(f"{name}: output array is not acceptable (must have the right "
                          f"datatype {dtype_of(r)} and shape {fmt_shape(shape_of(r))}, got "
                          f"{out.dtype} and {fmt_shape(out.shape)})")
+    check_writeable(out, "output array")
     out._value = r
     return out
 

@@ -39,6 +39,7 @@ from xnp._util import (
     raw,
 )
 from xnp._views import reshape_view, transpose_view
+from xnp._writeable import read_only
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "moveaxis",
@@ -212,10 +213,12 @@ def broadcast_shapes(*args) -> tuple:
 
 
 def broadcast_to(array, shape, subok: bool = False) -> ndarray:
-    """Broadcast an array to ``shape``. The result is a new (read-only in NumPy) array."""
+    """Broadcast an array to ``shape``. The result is a new read-only array (as NumPy's
+    read-only view)."""
     shape = shape_arg(shape, "broadcast_to")
     check_nonnegative(shape, "all elements of broadcast shape must be non-negative")
-    return wrap(broadcast_to_v(value(array), shape))
+    out = wrap(broadcast_to_v(value(array), shape))
+    return read_only(out) if isinstance(out, ndarray) else out
 
 
 def broadcast_arrays(*args, subok: bool = False) -> tuple:

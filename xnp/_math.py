@@ -13,6 +13,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
 from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
+from xnp._writeable import check_writeable
 
 __all__ = [
     "where", "clip", "nan_to_num", "sinc", "round", "around", "fix", "real", "imag",
@@ -58,6 +59,7 @@ def _out(v, out) -> ndarray:
     if out is None:
         return wrap_scalar_result(v)
     from xnp._util import broadcast_to_v
+    check_writeable(out, "output array")
     out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
     return out
 

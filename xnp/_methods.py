@@ -38,6 +38,7 @@ from xnp._views import (
     view_info,
     write_back,
 )
+from xnp._writeable import _READ_ONLY, check_writeable, read_only, setflags
 
 _SCALARS = (bool, int, float, complex)
 _VALUE_TYPES = (np.ndarray, np.generic, Tracer)
@@ -113,6 +114,7 @@ def _binary(fn):
         o = _other_value(other)
         if o is NotImplemented:
             return o
+        check_writeable(self, "output array")
         view = view_info(self)
         if view is not None:
             refresh(self, view)
@@ -165,6 +167,7 @@ def _same_kind_into(handle, result, fn):
 
 
 def _imatmul(self, other):
+    check_writeable(self, "output array")
     view = view_info(self)
     if view is not None:
         refresh(self, view)
@@ -270,6 +273,7 @@ def _partition(self, kth, axis=-1, kind="introselect", order=None):
 
 def _resize_in_place(self, *new_shape, refcheck=True):
     """NumPy's ``a.resize``: the flattened data cut or zero-padded to the new size."""
+    check_writeable(self)
     if len(new_shape) == 1 and not isinstance(new_shape[0], int):
         new_shape = tuple(new_shape[0])
     flat = xnp.ravel(self)
@@ -309,6 +313,7 @@ def _byteswap(self, inplace):
 
 
 def _fill(self, value):
+    check_writeable(self)
     view = view_info(self)
     self._value = raw(xnp.full_like(self, value))
     if view is not None:
@@ -316,6 +321,7 @@ def _fill(self, value):
 
 
 def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    check_writeable(self)
     view = view_info(self)
     if view is not None:
         refresh(self, view)
@@ -349,6 +355,8 @@ def _getitem(self, key):
         h = _new_handle(ndarray)
         h._value = r
         h._view_of = (self, key)
+        if _READ_ONLY and id(self) in _READ_ONLY:
+            read_only(h)
         return h
     if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
         return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
@@ -382,12 +390,14 @@ def _install_methods():
     ndarray.flat = flat_property
     ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
+    ndarray.setflags = setflags
     ndarray.at = property(lambda self: xnp._indexing.IndexUpdateHelper(self))
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
 
 
 def _setitem(self, key, value):
+    check_writeable(self)
     view = view_info(self)
     if view is None:
         if not _setitem_in_place(self, key, value):

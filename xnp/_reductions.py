@@ -23,6 +23,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw
+from xnp._writeable import check_writeable
 
 __all__ = [
     "sum", "prod", "max", "min", "amax", "amin", "ptp", "argmax", "argmin", "any", "all",
@@ -92,6 +93,7 @@ def store(v, out, name: str) -> ndarray:
     if out.shape != shape:
         raise ValueError(f"{name}: output array of shape {out.shape} does not match the "
                          f"result shape {shape}")
+    check_writeable(out, "output array")
     out._value = cast_v(v, out.dtype)
     return out
 

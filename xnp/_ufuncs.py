@@ -20,6 +20,7 @@ from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
 from xnp._util import cast_v, dtype_of, raw
 from xnp._views import refresh, view_info, write_back
+from xnp._writeable import check_writeable
 from xnp.lax._base import loop_dtypes
 
 _P = lax  # primitives are module attributes of xnp.lax: lax.add_p, ...
@@ -121,6 +122,7 @@ class ufunc(metaclass=_UfuncMeta):
         """In-place unbuffered operation: rebinds the handle ``a`` to the result."""
         if type(a) is not ndarray:
             raise TypeError(f"{self.__name__}.at: the first argument must be an xnp array")
+        check_writeable(a)
         at = a.at[indices]
         if self.nin == 1:
             a._value = raw(at.apply(self))
@@ -179,6 +181,7 @@ def _general_call(uf, values, out, where, dtype, casting):
             refresh(o, view)
         if where is not True:
             r = where_v(raw(where), r, o._value)
+        check_writeable(o, "output array")
         o._value = r
         if view is not None:
             write_back(o, view)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp._array import _wrap, ndarray
+from xnp._writeable import is_writeable, read_only
 
 _BASIC = (int, np.integer, slice, type(None), type(Ellipsis))
 
@@ -52,6 +53,8 @@ def mark_view(view: ndarray, base: ndarray, key) -> ndarray:
     :class:`ViewTransform`); a NumPy scalar result is no view."""
     if isinstance(view, ndarray) and not isinstance(view._value, np.generic):
         view._view_of = (base, key)
+        if not is_writeable(base):       # a view of a read-only array is read-only
+            read_only(view)
     return view
 
 

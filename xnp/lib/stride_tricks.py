@@ -17,6 +17,7 @@ import xnp
 from xnp._array import ndarray
 from xnp._manipulation import broadcast_arrays, broadcast_shapes, broadcast_to  # noqa: F401
 from xnp._util import normalize_axis
+from xnp._writeable import read_only
 
 __all__ = ["as_strided", "sliding_window_view", "broadcast_to", "broadcast_arrays",
            "broadcast_shapes"]
@@ -29,7 +30,7 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
     ``n - w + 1`` and the window dimensions are appended, in ``window_shape``'s order.
 
     Differences from NumPy: the result is a new array (xnp has no views), so
-    ``writeable`` has no effect beyond NumPy's argument check.
+    The result is read-only unless ``writeable=True`` (then it is a writeable copy).
     """
     x = xnp.asarray(x)
     window = (tuple(operator.index(w) for w in window_shape)
@@ -62,7 +63,7 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
         idx = xnp.arange(starts)[:, None] + xnp.arange(w)[None, :]
         out = xnp.take(out, idx, axis=ax)
         out = xnp.moveaxis(out, ax + 1, -1)
-    return out
+    return out if writeable or not isinstance(out, ndarray) else read_only(out)
 
 
 def as_strided(x, shape=None, strides=None, subok: bool = False,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 import xnp
-from transforms.core import CompositePrimitive, get_aval
+from transforms.core import CompositePrimitive, Tracer, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
@@ -282,18 +282,31 @@ def qr(a, mode: str = "reduced"):
     return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
 
 
+def _all_real(a, w) -> bool:
+    """NumPy's rule for a real input: real results when every eigenvalue is real. The
+    dtype then depends on the values, so it applies to concrete results only."""
+    return (not isinstance(w, Tracer) and get_aval(a).dtype.kind != "c"
+            and not np.any(np.imag(w)))
+
+
 def eig(a) -> EigResult:
     """Eigenvalues and unit-norm eigenvectors of general square matrices, as
-    :func:`numpy.linalg.eig`. xnp always returns complex results (NumPy returns real
-    arrays when every eigenvalue happens to be real: a value-dependent dtype)."""
-    w, v = lax.eig_p.bind(_square(a, "eig"))
+    :func:`numpy.linalg.eig`. Concrete real input whose eigenvalues are all real gives
+    real arrays, as in NumPy; traced values (grad, vmap, jit) always give complex ones,
+    as in JAX, since their dtype cannot depend on the values."""
+    av = _square(a, "eig")
+    w, v = lax.eig_p.bind(av)
+    if _all_real(av, w):
+        w, v = lax.real_p.bind(w), lax.real_p.bind(v)
     return EigResult(wrap(w), wrap(v))
 
 
 def eigvals(a) -> ndarray:
-    """Eigenvalues of general square matrices, as :func:`numpy.linalg.eigvals` (always
-    complex; see :func:`eig`)."""
-    return wrap(eigvals_p.bind(_square(a, "eigvals")))
+    """Eigenvalues of general square matrices, as :func:`numpy.linalg.eigvals` (real or
+    complex as described in :func:`eig`)."""
+    av = _square(a, "eigvals")
+    w = eigvals_p.bind(av)
+    return wrap(lax.real_p.bind(w) if _all_real(av, w) else w)
 
 
 eigvals_p = CompositePrimitive(
