@@ -77,6 +77,11 @@ from xnp import _methods  # noqa: E402  (attaches operators and methods to ndarr
 del _methods
 
 
+# NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray) and
+# build/introspection helpers.
+_NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info")
+
+
 def __getattr__(name):
     # xnp.testing imports numpy.testing, xnp.polynomial builds six families, xnp.char and
     # xnp.strings wrap NumPy's string functions: on first use (NumPy loads
@@ -84,4 +89,6 @@ def __getattr__(name):
     if name in ("testing", "polynomial", "char", "strings"):
         import importlib
         return importlib.import_module(f"xnp.{name}")
+    if name in _NUMPY_OWN:
+        return getattr(_numpy, name)
     raise AttributeError(f"module 'xnp' has no attribute {name!r}")

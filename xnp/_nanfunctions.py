@@ -93,6 +93,13 @@ def _valid_count(isnan, axes, where):
     return lax.reduce_sum_p.bind(mask_v(valid, where, 0, "nanmean"), axes=axes)
 
 
+def _divide_by_count(total, count, dtype):
+    """``total / count`` without NumPy's divide warnings: an empty slice has already been
+    reported by its own warning, as NumPy's nan-functions do."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return divide_v(total, count, dtype)
+
+
 def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = False,
             *, where=True) -> ndarray:
     """Mean of the non-NaN elements; a slice without any gives NaN with a RuntimeWarning
@@ -107,7 +114,7 @@ def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool 
     total = raw(sum(v, axes, dtype, None, False, None, where))
     if concrete_any(lax.eq_p.bind(count, 0)):
         warn("Mean of empty slice")
-    r = divide_v(total, count, get_aval(total).dtype)
+    r = _divide_by_count(total, count, get_aval(total).dtype)
     return store(keep_v(r, aval.shape, axes, keepdims), out, "nanmean")
 
 
@@ -126,7 +133,7 @@ def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
     count = _valid_count(isnan, axes, where)
     if mean is None:
         total = raw(sum(v, axes, dtype, None, False, None, where))
-        m = keep_v(divide_v(total, count, get_aval(total).dtype), aval.shape, axes, True)
+        m = keep_v(_divide_by_count(total, count, get_aval(total).dtype), aval.shape, axes, True)
     else:
         m = raw(mean)
     x = cast_v(lax.sub_p.bind(v, m), aval.dtype)
@@ -137,7 +144,7 @@ def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
         sq = lax.mul_p.bind(x, x)
     total = raw(sum(sq, axes, dtype, None, False, None, where))
     dof = lax.sub_p.bind(count, ddof)
-    r = divide_v(total, dof, get_aval(total).dtype)
+    r = _divide_by_count(total, dof, get_aval(total).dtype)
     bad = lax.le_p.bind(dof, 0)
     if concrete_any(bad):
         warn("Degrees of freedom <= 0 for slice.")

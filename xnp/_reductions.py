@@ -332,7 +332,7 @@ def mean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = F
         acc = _op_dtype(acc, None, out)    # unless NumPy chose the dtype itself
     count = count_v(aval.shape, axes, where, "mean")
     if type(count) is int and count == 0:
-        warn("Mean of empty slice.")
+        warn("Mean of empty slice")
     total = lax.reduce_sum_p.bind(mask_v(cast_v(v, acc), where, 0, "mean"), axes=axes)
     if out is not None:   # NumPy stores the sum into out, then divides it in place
         total = cast_v(total, out.dtype)

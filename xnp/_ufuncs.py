@@ -145,15 +145,25 @@ _ACCUMULATORS = {"add": "cumsum", "multiply": "cumprod", "maximum": "max", "mini
                  "logical_and": "all", "logical_or": "any"}
 
 
+def _casting_error(kind: str, uf, casting, from_, to, index: int = 0) -> TypeError:
+    """NumPy's own exception (``_UFuncInputCastingError`` / ``_UFuncOutputCastingError``,
+    TypeErrors), so that code catching ``numpy.exceptions``' classes catches xnp's too."""
+    try:
+        from numpy._core import _exceptions
+        return getattr(_exceptions, f"_UFunc{kind}CastingError")(uf._np, casting, from_, to,
+                                                                  index)
+    except (ImportError, AttributeError, TypeError):    # NumPy's private classes moved
+        return TypeError(f"Cannot cast ufunc '{uf.__name__}' {kind.lower()} from {from_!r} "
+                         f"to {to!r} with casting rule '{casting}'")
+
+
 def _general_call(uf, values, out, where, dtype, casting):
     from xnp._util import where_v
     if dtype is not None:
         dtype = np.dtype(dtype)
-        for v in values:
+        for i, v in enumerate(values):
             if not np.can_cast(dtype_of(v), dtype, casting=casting):
-                raise TypeError(f"Cannot cast ufunc '{uf.__name__}' input from "
-                                f"{dtype_of(v)!r} to {dtype!r} with casting rule "
-                                f"'{casting}'")
+                raise _casting_error("Input", uf, casting, dtype_of(v), dtype, i)
         values = [cast_v(v, dtype) for v in values]
     result = uf._fn(*values)
     results = [result] if uf.nout == 1 else list(result)
@@ -171,9 +181,7 @@ def _general_call(uf, values, out, where, dtype, casting):
             raise TypeError(f"{uf.__name__}: out must be an xnp array, got "
                             f"{type(o).__name__}")
         if not np.can_cast(dtype_of(r), o.dtype, casting=casting):
-            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from "
-                            f"{dtype_of(r)!r} to {o.dtype!r} with casting rule "
-                            f"'{casting}'")
+            raise _casting_error("Output", uf, casting, dtype_of(r), o.dtype)
         from xnp._util import broadcast_to_v
         r = broadcast_to_v(cast_v(r, o.dtype), o.shape)
         view = view_info(o)

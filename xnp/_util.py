@@ -152,7 +152,8 @@ def normalize_axis(axis, ndim: int, argname: str = "axis") -> int:
         raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
                         f"integer ({argname})") from None
     if not -ndim <= axis < ndim:
-        raise AxisError(axis, ndim)
+        # NumPy names the argument when it is not plain ``axis`` ("source: axis 5 ...").
+        raise AxisError(axis, ndim, None if argname in ("axis", "axes") else argname)
     return axis % ndim
 
 
