@@ -8,7 +8,7 @@ with NumPy (and jax.jit where jax is installed) in one run.
    call (already on the device); the contenders are called in turn, one call each, so
    that a busy machine slows them alike (median per call of each);
 2. the 10-op elementwise chain of bench/eager.py on 1,000,000 float64 under jit (input
-   already on the device), against NumPy eager;
+   already on the device), against NumPy eager (contenders timed in interleaved rounds);
 3. an MLP 784-512-512-10 training step (batch 128, float32, softmax cross-entropy, SGD)
    under jit: steady-state time per step, and the first call (trace, lower, compile).
 """
@@ -60,8 +60,16 @@ def interleaved_medians(fns: dict, n=20000, warm=1000) -> dict:
     return {k: statistics.median(t) / 1e9 for k, t in zip(fns, ts)}
 
 
-def median_time(fn, number, rounds=7) -> float:
-    return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
+def interleaved_median_times(fns: dict, number: int, rounds: int = 9) -> dict:
+    """Median seconds per call of each function, timing ``number`` calls of each in turn,
+    round after round, so that the machine's state (load, heap) is alike for all."""
+    for fn in fns.values():
+        fn()
+    samples = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            samples[k].append(timeit.timeit(fn, number=number) / number)
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def report(title, times, base):
@@ -107,7 +115,7 @@ def elementwise_chain():
         jj = jax.jit(lambda x: chain(jnp, x))
         jd = jax.device_put(data)
         fns["jax.jit"] = lambda: jj(jd).block_until_ready()
-    times = {k: median_time(fn, 5) for k, fn in fns.items()}
+    times = interleaved_median_times(fns, 5)
     report("10-op elementwise chain, 1e6 float64:", times, "numpy eager")
 
 
@@ -140,14 +148,15 @@ def mlp():
         import jax
         import jax.numpy as jnp
         contenders["jax.jit"] = (jax.jit, make_step(jnp, jax.grad))
-    first, steady = {}, {}
+    first, calls = {}, {}
     for name, (jit, step) in contenders.items():
         jstep = jit(step)
         t0 = time.perf_counter()
         p = jstep(params, x, onehot)
         _block(p)
         first[name] = time.perf_counter() - t0
-        steady[name] = median_time(lambda: _block(jstep(params, x, onehot)), 20)
+        calls[name] = lambda jstep=jstep: _block(jstep(params, x, onehot))
+    steady = interleaved_median_times(calls, 10)
     base = "jax.jit" if HAVE_JAX else "xnp.jit"
     report("MLP 784-512-512-10 step, batch 128, float32, steady state:", steady, base)
     report("  first call (trace + lower + compile):", first, base)
