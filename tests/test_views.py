@@ -173,3 +173,18 @@ def test_view_dtype_errors_as_numpy():
         xnp.arange(3, dtype=np.uint8).view(np.uint16)
     with pytest.raises(ValueError, match="0d"):
         xnp.asarray(np.float64(1.0)).view(np.uint8)
+
+
+def test_axis_permutations_and_squeezes_write_through():
+    # swapaxes, moveaxis, rollaxis, matrix_transpose, squeeze and expand_dims are views in
+    # NumPy; writes through them reach the base, as NumPy's do.
+    def writes(m):
+        a = m.arange(6.0).reshape(2, 3)
+        m.swapaxes(a, 0, 1)[0, 1] = 50
+        m.moveaxis(a, 0, -1)[2, 0] = 70
+        m.rollaxis(a, 1)[1, 1] = 60
+        m.matrix_transpose(a)[1, 0] = 40
+        m.squeeze(a[None])[1, 1] = 80
+        m.expand_dims(a, 0)[0, 0, 0] = 90
+        return a
+    np.testing.assert_array_equal(np.asarray(writes(xnp)), writes(np))

@@ -131,7 +131,8 @@ def matrix_transpose(x, /) -> ndarray:
     nd = len(shape_v(v))
     if nd < 2:
         raise ValueError(f"Input array must be at least 2-dimensional, but it is {nd}")
-    return wrap(transpose_v(v, (*range(nd - 2), nd - 1, nd - 2)))
+    perm = (*range(nd - 2), nd - 1, nd - 2)
+    return transpose_view(wrap(transpose_v(v, perm)), x, perm)
 
 
 def moveaxis(a, source, destination) -> ndarray:
@@ -146,7 +147,7 @@ def moveaxis(a, source, destination) -> ndarray:
     order = [n for n in range(nd) if n not in source]
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
-    return wrap(transpose_v(v, order))
+    return transpose_view(wrap(transpose_v(v, order)), a, tuple(order))
 
 
 def rollaxis(a, axis: int, start: int = 0) -> ndarray:
@@ -165,7 +166,7 @@ def rollaxis(a, axis: int, start: int = 0) -> ndarray:
         return wrap(v)
     order = [n for n in range(nd) if n != axis]
     order.insert(start, axis)
-    return wrap(transpose_v(v, order))
+    return transpose_view(wrap(transpose_v(v, order)), a, tuple(order))
 
 
 def swapaxes(a, axis1: int, axis2: int) -> ndarray:
@@ -175,7 +176,7 @@ def swapaxes(a, axis1: int, axis2: int) -> ndarray:
     i, j = normalize_axis(axis1, nd, "axis1"), normalize_axis(axis2, nd, "axis2")
     perm = list(range(nd))
     perm[i], perm[j] = j, i
-    return wrap(transpose_v(v, perm))
+    return transpose_view(wrap(transpose_v(v, perm)), a, tuple(perm))
 
 
 def squeeze(a, axis=None) -> ndarray:
@@ -191,7 +192,7 @@ def squeeze(a, axis=None) -> ndarray:
                              "equal to one")
     if not dims:
         return wrap(v)
-    return wrap(lax.squeeze_p.bind(v, dimensions=dims))
+    return reshape_view(wrap(lax.squeeze_p.bind(v, dimensions=dims)), a)
 
 
 def expand_dims(a, axis) -> ndarray:
@@ -200,7 +201,7 @@ def expand_dims(a, axis) -> ndarray:
     v = value(a)
     n = 1 if not isinstance(axis, (tuple, list)) else len(axis)
     dims = normalize_axis_tuple(axis, len(shape_v(v)) + n)
-    return wrap(lax.expand_dims_p.bind(v, dimensions=tuple(sorted(dims))))
+    return reshape_view(wrap(lax.expand_dims_p.bind(v, dimensions=tuple(sorted(dims)))), a)
 
 
 # --- broadcasting -----------------------------------------------------------------------------
