@@ -86,3 +86,33 @@ def test_matrix_norm_orders_give_scalars():
     for order in (1, -1, np.inf, -np.inf, 2, "fro", "nuc"):
         got, want = xnp.linalg.norm(xnp.asarray(m), ord=order), np.linalg.norm(m, ord=order)
         assert type(got) is type(want) and got == pytest.approx(want)
+
+
+def test_clip_arguments_as_numpy():
+    for call in (lambda m: m.clip(m.asarray(np.array([1, 2], np.uint8)), -1, 129),
+                 lambda m: m.clip(m.arange(3, dtype=m.int8), -300, 1000),
+                 lambda m: m.clip(m.arange(3), None, 1), lambda m: m.clip(m.arange(3), min=1)):
+        expected, actual = call(np), call(xnp)
+        assert actual.dtype == expected.dtype
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+    for call in (lambda m: m.clip(m.arange(3), 2), lambda m: m.clip(m.arange(3), 1, 2, min=1)):
+        expected, actual = _error(np, call), _error(xnp, call)
+        assert type(actual) is type(expected) and str(actual) == str(expected)
+
+
+def test_string_truth_as_numpy():
+    words = np.array(["a", "", "c"])
+    for fn in ("any", "all", "count_nonzero", "nonzero", "flatnonzero"):
+        expected = getattr(np, fn)(words)
+        actual = getattr(xnp, fn)(xnp.asarray(words))
+        np.testing.assert_array_equal(np.asarray(actual, dtype=object) if isinstance(
+            actual, tuple) else np.asarray(actual), np.asarray(expected, dtype=object)
+            if isinstance(expected, tuple) else expected)
+    np.testing.assert_array_equal(np.asarray(xnp.where(xnp.asarray(words), 1, 2)),
+                                  np.where(words, 1, 2))
+
+
+def test_promote_types_keeps_the_dtype():
+    d = np.dtype("i4", metadata={"unit": "m"})
+    assert xnp.promote_types(d, d) is np.promote_types(d, d)
+    assert xnp.promote_types("S100", "q") == np.promote_types("S100", "q")

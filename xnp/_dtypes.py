@@ -126,8 +126,12 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
 
 
 def promote_types(type1, type2) -> np.dtype:
-    """The smallest dtype to which both dtypes may be safely cast (as NumPy)."""
-    return _result_dtype_cached((canonicalize_dtype(type1), canonicalize_dtype(type2)))
+    """The smallest dtype to which both dtypes may be safely cast (as NumPy, whose result
+    keeps a dtype's identity and metadata when both are the same)."""
+    a, b = canonicalize_dtype(type1), canonicalize_dtype(type2)
+    if a == BFLOAT16 or b == BFLOAT16:
+        return _result_dtype_cached((a, b))
+    return np.promote_types(a, b)
 
 
 def can_cast(from_, to, casting: str = "safe") -> builtins.bool:

@@ -30,6 +30,7 @@ from xnp._util import (
     normalize_axis,
     raw,
     shape_of,
+    truth_v,
     where_v,
 )
 from xnp._writeable import check_writeable
@@ -126,7 +127,7 @@ def _concrete_count(mask_v, what: str) -> int:
 
 
 def _nonzero_mask(v):
-    return v if dtype_of(v).kind == "b" else lax.ne_p.bind(v, 0)
+    return truth_v(v)
 
 
 # --- take / put ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from xnp._util import (
     normalize_axis,
     normalize_axis_tuple,
     raw,
+    truth_v,
 )
 from xnp._writeable import check_writeable
 
@@ -488,7 +489,7 @@ def trim_zeros(filt, trim: str = "fb", axis=None) -> ndarray:
     axes = normalize_axis_tuple(axis, len(shape))
     if not axes:
         return wrap(v)
-    nonzero = v if dtype_of(v).kind == "b" else lax.ne_p.bind(v, 0)
+    nonzero = truth_v(v)
     bounds = _nonzero_bounds(nonzero, shape)
     starts, stops = [0] * len(shape), list(shape)
     for ax in axes:

@@ -43,16 +43,32 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=Non
 
     NaN bounds propagate, as in NumPy; the result dtype follows NEP 50 over all three.
     """
+    if (a_min is not np._NoValue or a_max is not np._NoValue) and (
+            min is not None or max is not None):
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
+                         "are provided is forbidden.")
+    if a_min is not np._NoValue and a_max is np._NoValue and max is None:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
     lo = min if a_min is np._NoValue else a_min
     hi = max if a_max is np._NoValue else a_max
     v = raw(a)
     if lo is not None:
-        v = lax.max_p.bind(v, raw(lo))
+        v = lax.max_p.bind(v, _int_bound(raw(lo), v))
     if hi is not None:
-        v = lax.min_p.bind(v, raw(hi))
+        v = lax.min_p.bind(v, _int_bound(raw(hi), v))
     if lo is None and hi is None:
         v = lax.copy_p.bind(v)
     return _out(v, out)
+
+
+def _int_bound(bound, v):
+    """A Python int bound outside an integer array's range clips to that range (NumPy 2:
+    ``clip(uint8_array, -1, 300)`` keeps uint8), rather than overflowing."""
+    dt = dtype_of(v)
+    if type(bound) is int and dt.kind in "iu":
+        info = np.iinfo(dt)
+        return builtins.min(builtins.max(bound, int(info.min)), int(info.max))
+    return bound
 
 
 def _out(v, out) -> ndarray:

@@ -22,7 +22,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
-from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw
+from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw, truth_v
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -287,7 +287,7 @@ def argmin(a, axis: int | None = None, out=None, *, keepdims: builtins.bool = Fa
 
 # --- logical reductions -------------------------------------------------------------------------
 def _truth_v(v):
-    return v if get_aval(v).dtype.kind == "b" else lax.ne_p.bind(v, 0)
+    return truth_v(v)
 
 
 def _logical(name, prim, identity, a, axis, out, keepdims, where):
@@ -477,7 +477,7 @@ def accumulate_along(name: str, kind: str, a, axis, dtype, out) -> ndarray:
     else:
         axis = normalize_axis(axis, aval.ndim)
     if kind in ("all", "any"):
-        v = lax.ne_p.bind(v, 0) if aval.dtype.kind != "b" else v
+        v = truth_v(v)
         v = cast_v(v, np.uint8)
         prim = lax.cummin_p if kind == "all" else lax.cummax_p
         return store(cast_v(prim.bind(v, axis=axis), np.bool_), out, name)

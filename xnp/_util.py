@@ -185,8 +185,15 @@ def full_v(shape, fill, dtype):
     return lax.broadcast_in_dim_p.bind(fill, shape=tuple(shape), broadcast_dimensions=())
 
 
+def truth_v(v):
+    """Each element's truth, as NumPy tests it: booleans as they are, numbers nonzero,
+    strings non-empty."""
+    dt = dtype_of(v)
+    if dt.kind == "b":
+        return v
+    return lax.ne_p.bind(v, np.zeros((), dt) if dt.kind in "SU" else 0)
+
+
 def where_v(condition, x, y):
     """``where`` on values: NEP 50 promotion of x and y, broadcasting of all three."""
-    if dtype_of(condition).kind != "b":
-        condition = lax.ne_p.bind(condition, 0)
-    return lax.select_n_p.bind(condition, y, x)
+    return lax.select_n_p.bind(truth_v(condition), y, x)
