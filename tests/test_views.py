@@ -188,3 +188,31 @@ def test_axis_permutations_and_squeezes_write_through():
         m.expand_dims(a, 0)[0, 0, 0] = 90
         return a
     np.testing.assert_array_equal(np.asarray(writes(xnp)), writes(np))
+
+
+VIEW_READ_CASES = {
+    "slice, then base item": lambda m: (lambda h: (h[1:], h.__setitem__(1, 9)))(m.zeros(4)),
+    ".T, then base item": lambda m: (lambda t: (t.T, t.__setitem__((0, 1), 9)))(
+        m.zeros((2, 2))),
+    "slice, then +=": lambda m: (lambda c: (c[:], c.__iadd__(1)))(m.zeros(3)),
+    "slice, then out=": lambda m: (lambda c: (c[:], m.add(c, 1, out=c)))(m.zeros(3)),
+    "column, then list": lambda m: (lambda t: (t[:, 0], t.__setitem__(
+        (slice(None), 0), [1, 2, 3])))(m.zeros((3, 2))),
+    "strided, then copyto": lambda m: (lambda s: (s[::2], m.copyto(s, m.arange(4.0))))(
+        m.zeros(4)),
+    "slice, then fill": lambda m: (lambda f: (f[1:], f.fill(7)))(m.zeros(3)),
+    "ravel, then item": lambda m: (lambda a: (a.ravel(), a.__setitem__((1, 1), 3)))(
+        m.zeros((2, 2))),
+    "rows, then [...]": lambda m: (lambda b: (b[0], b.__setitem__(
+        Ellipsis, m.arange(6.0).reshape(2, 3))))(m.zeros((2, 3))),
+    "view of view": lambda m: (lambda a: (a[0][1:], a.__setitem__((0, 2), 50)))(
+        m.arange(6.0).reshape(2, 3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VIEW_READ_CASES))
+def test_earlier_views_see_later_writes_to_the_base(case):
+    # Eagerly, a base written in place shares its buffer with its views, as in NumPy.
+    expected, _ = VIEW_READ_CASES[case](np)
+    actual, _ = VIEW_READ_CASES[case](xnp)
+    np.testing.assert_array_equal(np.asarray(actual), expected)

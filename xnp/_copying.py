@@ -17,6 +17,7 @@ import xnp
 from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
 from xnp._util import raw
+from xnp._views import store_value
 from xnp._writeable import check_writeable
 
 __all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
@@ -51,11 +52,11 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
                          f"shape {dst.shape}") from None
     if where is True:
         check_writeable(dst)
-        dst._value = raw(xnp.array(new))
+        store_value(dst, raw(xnp.array(new)))
         return None
     mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
     check_writeable(dst)
-    dst._value = raw(xnp.where(mask, new, dst))
+    store_value(dst, raw(xnp.where(mask, new, dst)))
     return None
 
 

@@ -100,6 +100,9 @@ def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
 
 def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     """Cast to ``dtype`` (array API ``astype``; also the method ``x.astype``)."""
+    if isinstance(x, (list, tuple)):
+        raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} "
+                        "instead.")
     value_ = raw(x)
     dt = np.dtype(dtype)
     src = np.result_type(value_) if not isinstance(value_, Tracer) else value_.dtype

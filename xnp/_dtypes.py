@@ -106,6 +106,8 @@ def _operand(x):
     x = unwrap(x)
     if type(x) in (builtins.bool, int, float, complex):
         return type(x)
+    if x is None:                        # NumPy: None means the default float dtype
+        return FLOAT64
     if isinstance(x, Tracer):
         return _promotion_operand(x.aval)
     if isinstance(x, (np.ndarray, np.generic)):

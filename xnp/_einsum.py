@@ -520,6 +520,11 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
     ``order`` is accepted and ignored. As in NumPy, a single operand with nothing summed
     (a transpose or diagonal) ignores ``dtype``.
     """
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                         f"'unsafe' (got {casting!r})")
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     text, ops = _split_operands(operands)
     values = [strong(raw(op)) for op in ops]
     plan = _plan(text, tuple(v.shape for v in values), _optimize_key(optimize))

@@ -44,7 +44,7 @@ def ix_(*args) -> tuple:
     out = []
     for i, arg in enumerate(args):
         v = raw(arg)
-        if isinstance(arg, (list, tuple)) and _prod(shape_of(v)) == 0:
+        if not isinstance(arg, (ndarray, np.ndarray)) and _prod(shape_of(v)) == 0:
             v = cast_v(v, _I64)
         if len(shape_of(v)) != 1:
             raise ValueError("Cross index must be 1 dimensional")

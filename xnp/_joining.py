@@ -499,6 +499,8 @@ def trim_zeros(filt, trim: str = "fb", axis=None) -> ndarray:
         if not bounds or "b" in trim:
             stops[ax] = last + 1
     stops = [max(a, b) for a, b in zip(starts, stops)]
+    if type(filt) is list and len(shape) == 1:     # NumPy trims a list to a list
+        return filt[starts[0]:stops[0]]
     return wrap(lax.slice_p.bind(v, start_indices=tuple(starts), limit_indices=tuple(stops)))
 
 

@@ -89,8 +89,10 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     One dimension may be -1 (inferred). ``order='F'`` reads and writes in Fortran order;
     'A' is 'C' (xnp arrays have no memory layout). ``copy`` is accepted; no views exist.
     """
+    if shape is None:
+        raise TypeError("reshape() missing 1 required positional argument: 'shape'")
     v = value(a)
-    shape = (-1,) if shape is None else shape_arg(shape, "reshape")
+    shape = shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping")
     out = wrap(reshape_v(v, _infer_shape(size, shape), order))

@@ -13,6 +13,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
 from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
+from xnp._views import store_value
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -76,7 +77,7 @@ def _out(v, out) -> ndarray:
         return wrap_scalar_result(v)
     from xnp._util import broadcast_to_v
     check_writeable(out, "output array")
-    out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
+    store_value(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
     return out
 
 

@@ -35,6 +35,9 @@ from xnp._views import (
     mark_view,
     read_view,
     refresh,
+    register_view,
+    shared_only_with_views,
+    store_value,
     view_info,
     write_back,
 )
@@ -128,7 +131,8 @@ def _binary(fn):
             buf = self._value
             # As in _setitem_in_place: a buffer nothing else can see is updated in place
             # (NumPy's out= gives the same casting, broadcasting and errors).
-            if type(buf) is np.ndarray and sys.getrefcount(buf) <= 3 and \
+            if type(buf) is np.ndarray and (sys.getrefcount(buf) <= 3 or
+                                            shared_only_with_views(self, buf, 3)) and \
                     buf.flags.owndata and buf.flags.writeable and \
                     (type(o) in scalars or type(o) is np.ndarray or isinstance(o, np.generic)):
                 ufunc(buf, o, out=buf, casting="same_kind")
@@ -213,6 +217,8 @@ def _install_operators():
 
 # --- methods ---------------------------------------------------------------------------------
 def _reshape(self, *shape, order="C", copy=None):
+    if not shape:
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
     return xnp.reshape(self, shape, order=order)
@@ -315,7 +321,7 @@ def _byteswap(self, inplace):
 def _fill(self, value):
     check_writeable(self)
     view = view_info(self)
-    self._value = raw(xnp.full_like(self, value))
+    store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:
         write_back(self, view)
 
@@ -355,6 +361,7 @@ def _getitem(self, key):
         h = _new_handle(ndarray)
         h._value = r
         h._view_of = (self, key)
+        register_view(self, h)
         if _READ_ONLY and id(self) in _READ_ONLY:
             read_only(h)
         return h
@@ -425,6 +432,17 @@ def _setitem(self, key, value):
 _PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integer)
 
 
+def _plain_sequence(value) -> bool:
+    """Whether a (nested) list holds Python and NumPy scalars only."""
+    for item in value:
+        if type(item) in (list, tuple):
+            if not _plain_sequence(item):
+                return False
+        elif not isinstance(item, (int, float, complex, np.generic)):
+            return False
+    return True
+
+
 def _setitem_in_place(self, key, value, through=None) -> bool:
     """Eagerly, ``a[key] = value`` writes into ``a``'s NumPy buffer when nothing else can
     see that buffer: no other reference to it (no second handle, view, tape residual or
@@ -438,8 +456,10 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
     if _n_active[0] and _state.trace is not _EVAL_TRACE:
         return False
     buf = self._value
-    # Three references: the handle's slot, ``buf`` and getrefcount's argument.
-    if type(buf) is not np.ndarray or sys.getrefcount(buf) > 3 or \
+    # Three references: the handle's slot, ``buf`` and getrefcount's argument; more only
+    # where views of this array hold them (they then see the write, as in NumPy).
+    if type(buf) is not np.ndarray or (sys.getrefcount(buf) > 3 and not
+                                       shared_only_with_views(self, buf, 3)) or \
             not buf.flags.owndata or not buf.flags.writeable:
         return False
     if type(key) is tuple:
@@ -458,7 +478,10 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
             return False
     if type(value) is ndarray:
         value = value._value
-    if isinstance(value, Tracer) or not isinstance(
+    elif type(value) is list:   # NumPy converts it itself: its casts and OverflowErrors
+        if not _plain_sequence(value):
+            return False
+    elif isinstance(value, Tracer) or not isinstance(
             value, (np.ndarray, np.generic, int, float, complex, bool)):
         return False
     if isinstance(key, np.ndarray) and key.dtype == bool or \

@@ -32,10 +32,19 @@ def value(x):
     return np.asarray(v) if type(v) in _PY_SCALARS or isinstance(v, np.generic) else v
 
 
+def _dimension(d) -> int:
+    if isinstance(d, (bool, np.bool_)):      # NumPy refuses booleans as dimensions
+        raise TypeError("an integer is required")
+    return operator.index(d)
+
+
 def shape_arg(shape, what: str = "shape") -> tuple:
     """A shape argument (an int or a sequence of ints) as a tuple of Python ints."""
     if type(shape) is tuple:
-        return tuple(map(operator.index, shape))
+        return tuple(map(_dimension, shape))
+    if isinstance(shape, (bool, np.bool_)):
+        raise TypeError(f"expected a sequence of integers or a single integer, got "
+                        f"'{shape}'")
     if isinstance(shape, (ndarray, Tracer)):
         shape = np.asarray(concrete_or_error(shape, f"xnp.{what}"))
     if isinstance(shape, np.ndarray) and shape.ndim == 0:
@@ -49,7 +58,7 @@ def shape_arg(shape, what: str = "shape") -> tuple:
     except TypeError:
         raise TypeError(f"expected a sequence of integers or a single integer for {what}, "
                         f"got {shape!r}") from None
-    return tuple(operator.index(d) for d in items)
+    return tuple(_dimension(d) for d in items)
 
 
 def check_nonnegative(shape: tuple, msg: str = "negative dimensions are not allowed"):

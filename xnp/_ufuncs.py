@@ -19,7 +19,7 @@ from xnp import lax
 from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
 from xnp._util import cast_v, dtype_of, raw
-from xnp._views import refresh, view_info, write_back
+from xnp._views import refresh, store_value, view_info, write_back
 from xnp._writeable import check_writeable
 from xnp.lax._base import loop_dtypes
 
@@ -164,8 +164,12 @@ def _general_call(uf, values, out, where, dtype, casting):
         for i, v in enumerate(values):
             if not np.can_cast(dtype_of(v), dtype, casting=casting):
                 raise _casting_error("Input", uf, casting, dtype_of(v), dtype, i)
-        values = [cast_v(v, dtype) for v in values]
+        cast = [cast_v(v, dtype) for v in values]
+        values.clear()
+        values = cast
     result = uf._fn(*values)
+    values.clear()      # the inputs' buffers: an out= that is also an input may then be
+    del values          # written in place (xnp._views.store_value), so its views see it
     results = [result] if uf.nout == 1 else list(result)
     outs = (out,) if isinstance(out, ndarray) or out is None else tuple(out)
     if len(outs) != uf.nout:
@@ -190,7 +194,7 @@ def _general_call(uf, values, out, where, dtype, casting):
         if where is not True:
             r = where_v(raw(where), r, o._value)
         check_writeable(o, "output array")
-        o._value = r
+        store_value(o, r)
         if view is not None:
             write_back(o, view)
         final.append(o)

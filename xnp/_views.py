@@ -14,11 +14,18 @@ A write into such a view (item assignment, an in-place operator, ``out=``, ``fil
 3. :func:`write_back` stores the view into ``base[key]``, itself a write, so views of
    views propagate to the outermost array.
 
-Reads are not refreshed: after ``a[0, 0] = 1``, an earlier ``row = a[0]`` still shows
-the old element until the next write into ``row`` (NumPy would show the new one).
+Eagerly, a view's value is usually a NumPy view of its base's buffer. Each base keeps a
+weak list of its views (:func:`register_view`), so that an eager write to the base may
+still happen in place when the only other references to its buffer are those views
+(:func:`shared_only_with_views`): then the views see the write, as in NumPy. Where the
+base is instead rebound to a new buffer (it is shared with something else, or traced),
+an earlier view shows the old elements until the next write into the view itself.
 """
 
 from __future__ import annotations
+
+import sys
+import weakref
 
 import numpy as np
 
@@ -53,9 +60,48 @@ def mark_view(view: ndarray, base: ndarray, key) -> ndarray:
     :class:`ViewTransform`); a NumPy scalar result is no view."""
     if isinstance(view, ndarray) and not isinstance(view._value, np.generic):
         view._view_of = (base, key)
+        register_view(base, view)
         if not is_writeable(base):       # a view of a read-only array is read-only
             read_only(view)
     return view
+
+
+_VIEWS: dict = {}          # id(base handle) -> weak references to its view handles
+
+
+def register_view(base: ndarray, view: ndarray) -> None:
+    """Remember that ``view`` is a view of ``base`` (see :func:`shared_only_with_views`)."""
+    key = id(base)
+    refs = _VIEWS.get(key)
+    if refs is None:
+        refs = _VIEWS[key] = []
+        weakref.finalize(base, _VIEWS.pop, key, None)
+    elif len(refs) > 8:
+        refs[:] = [r for r in refs if r() is not None]
+    refs.append(weakref.ref(view))
+
+
+def _views_sharing(base: ndarray, buf: np.ndarray) -> int:
+    """How many references to ``buf`` the live views of ``base`` (and their views) hold:
+    each eager view whose value is a NumPy view of ``buf`` holds one."""
+    count = 0
+    for ref in _VIEWS.get(id(base), ()):
+        view = ref()
+        if view is None or getattr(view, "_view_of", (None,))[0] is not base:
+            continue
+        value = view._value
+        if type(value) is np.ndarray and value.base is buf:
+            count += 1
+        count += _views_sharing(view, buf)
+    return count
+
+
+def shared_only_with_views(base: ndarray, buf: np.ndarray, others: int) -> bool:
+    """Whether every reference to ``buf`` beyond ``others`` (the caller's own) is held by
+    a view of ``base``: then writing ``buf`` in place is what NumPy does, and the views
+    see the write."""
+    extra = sys.getrefcount(buf) - 1 - others
+    return extra <= 0 or (bool(_VIEWS) and _views_sharing(base, buf) == extra)
 
 
 def view_info(h: ndarray):
@@ -187,6 +233,8 @@ class _Bitcast(ViewTransform):
 
 def reshape_view(result: ndarray, base) -> ndarray:
     """Mark ``result`` (a C-order reshape of ``base``) as its view."""
+    if type(base) is not ndarray:           # a list or NumPy array: nothing to write to
+        return result
     return _mark(result, base, _Reshape(result.shape, base.shape))
 
 
@@ -200,3 +248,17 @@ def dtype_view(base: ndarray, new_dtype) -> ndarray:
     through."""
     transform = _Bitcast(base.dtype, np.dtype(new_dtype), base.shape)
     return mark_view(_wrap(transform.read(base._value)), base, transform)
+
+
+def store_value(h: ndarray, value) -> None:
+    """``h._value = value`` for a whole-array write (``out=``, ``fill``, ``copyto``): into
+    ``h``'s buffer in place when both are eager NumPy arrays of one shape and dtype and
+    only ``h`` and its views can see the buffer, so that the views see the write."""
+    buf = h._value
+    if type(buf) is np.ndarray and type(value) is np.ndarray and value is not buf and \
+            value.shape == buf.shape and value.dtype == buf.dtype and \
+            buf.flags.owndata and buf.flags.writeable and \
+            sys.getrefcount(buf) > 3 and shared_only_with_views(h, buf, 3):
+        np.copyto(buf, value)
+        return
+    h._value = value

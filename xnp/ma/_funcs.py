@@ -233,7 +233,10 @@ def where(condition, x=np._NoValue, y=np._NoValue):
                   getmaskarray(y) if y is not masked else True)
     if cm is not nomask:
         m = xnp.logical_or(m, cm)
-    return MaskedArray._new(data, _full_mask(m, data.shape))
+    m = _full_mask(m, data.shape)
+    if not _is_traced(m) and not bool(xnp.any(m)):
+        m = nomask
+    return MaskedArray._new(data, m)
 
 
 def masked_zero(x):

@@ -27,10 +27,12 @@ _TINY = np.finfo(np.float64).tiny          # a float64 scalar: the test runs in 
 _PY = (bool, int, float, complex)
 
 
-def _val(x):
+def _val(x, weak=False):
+    """The data of an operand. numpy.ma converts Python scalars to (strong) arrays; its
+    ``__array_ufunc__`` path keeps them weak."""
     if isinstance(x, MaskedArray):
         return x._data
-    if isinstance(x, _PY) or isinstance(x, (np.generic, xnp.ndarray)):
+    if isinstance(x, (np.generic, xnp.ndarray)) or weak and isinstance(x, _PY):
         return x
     return _arr(x)
 
@@ -109,9 +111,9 @@ def finish(r, m, fill, scalar=True):
     return MaskedArray._new(r, m, fill)
 
 
-def unary_parts(fn, a, domain=None, finite=None):
+def unary_parts(fn, a, domain=None, finite=None, weak=False):
     finite = domain is not None if finite is None else finite
-    d, m = _val(a), getmask(a)
+    d, m = _val(a, weak), getmask(a)
     with np.errstate(all="ignore"):
         r = _arr(fn(d))
         bad = nomask
@@ -123,13 +125,13 @@ def unary_parts(fn, a, domain=None, finite=None):
     return r, m, a._fill_value if isinstance(a, MaskedArray) else None
 
 
-def unary(fn, a, domain=None, finite=None, scalar=True):
-    return finish(*unary_parts(fn, a, domain, finite), scalar=scalar)
+def unary(fn, a, domain=None, finite=None, scalar=True, weak=False):
+    return finish(*unary_parts(fn, a, domain, finite, weak), scalar=scalar)
 
 
-def binary_parts(fn, a, b, domain=None, finite=None, compare=False):
+def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False):
     finite = domain is not None if finite is None else finite
-    da, db = _val(a), _val(b)
+    da, db = _val(a, weak), _val(b, weak)
     with np.errstate(all="ignore"):
         r = _arr(fn(da, db))
         bad = nomask
@@ -145,8 +147,8 @@ def binary_parts(fn, a, b, domain=None, finite=None, compare=False):
     return r, m, fill
 
 
-def binary(fn, a, b, domain=None, finite=None, compare=False, scalar=True):
-    return finish(*binary_parts(fn, a, b, domain, finite, compare), scalar=scalar)
+def binary(fn, a, b, domain=None, finite=None, compare=False, scalar=True, weak=False):
+    return finish(*binary_parts(fn, a, b, domain, finite, compare, weak), scalar=scalar)
 
 
 # --- operators ----------------------------------------------------------------------------
@@ -238,10 +240,11 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return NotImplemented
     call = (lambda *v: xfn(*v, **kwargs)) if kwargs else xfn
     if len(inputs) == 1:
-        return unary(call, inputs[0], UNARY_DOMAINS.get(name), finite=False, scalar=False)
+        return unary(call, inputs[0], UNARY_DOMAINS.get(name), finite=False, scalar=False,
+                     weak=True)
     if len(inputs) == 2:
         return binary(call, inputs[0], inputs[1], BINARY_DOMAINS.get(name), finite=False,
-                      compare=name in COMPARISONS, scalar=False)
+                      compare=name in COMPARISONS, scalar=False, weak=True)
     return NotImplemented
 
 

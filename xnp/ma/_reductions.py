@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import xnp
-from xnp.ma._core import MaskedArray, _arr, _is_traced, masked, nomask
+from xnp.ma._core import MaskedArray, _arr, _is_traced, _scalar, masked, nomask
 
 
 def _ma(a):
@@ -25,10 +25,18 @@ def _ndim0(x) -> bool:
 
 def finish_reduce(data, m, fill=None):
     if _ndim0(data):
+        data = _scalar(data)
         if m is nomask or _is_traced(m):
             return data
         return masked if bool(m) else data
     return MaskedArray._new(data, m if m is nomask else _arr(m), fill)
+
+
+def shrink(m):
+    """``nomask`` for a concrete mask with nothing masked (NumPy's ``mask_or``)."""
+    if m is nomask or _is_traced(m) or bool(xnp.any(m)):
+        return m
+    return nomask
 
 
 def _all_masked(m, axis, keepdims=False):
@@ -98,8 +106,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mean=np._NoValue):
     a, keepdims = _ma(a), _kd(keepdims)
     if a._mask is nomask:
-        return finish_reduce(xnp.var(a._data, axis=axis, dtype=dtype, ddof=ddof,
-                                     keepdims=keepdims), nomask)
+        r = xnp.var(a._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return finish_reduce(r, nomask)
     cnt = xnp.subtract(_count_v(a, axis, keepdims), ddof)
     with np.errstate(all="ignore"):
         s = xnp.sum(a.filled(0), axis=axis, dtype=dtype, keepdims=True)
@@ -109,16 +117,19 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mean=np._NoV
         sq = xnp.where(a._mask, xnp.zeros((), sq.dtype), sq)
         r = xnp.true_divide(xnp.sum(sq, axis=axis, keepdims=keepdims), cnt)
     m = xnp.logical_or(_all_masked(a._mask, axis, keepdims), xnp.less_equal(cnt, 0))
-    return finish_reduce(r, m)
+    if _ndim0(r):       # a full variance is masked where NumPy's masked divide masks it
+        return finish_reduce(r, xnp.logical_or(m, xnp.logical_not(xnp.isfinite(r))))
+    return finish_reduce(r, shrink(m))
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mean=np._NoValue):
     v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     if v is masked:
         return v
-    if isinstance(v, MaskedArray):
-        return MaskedArray._new(xnp.sqrt(v._data), v._mask, v._fill_value)
-    return xnp.sqrt(v)
+    if not isinstance(v, MaskedArray) and (_is_traced(v) or _is_traced(a._data)):
+        return xnp.sqrt(v)
+    from xnp.ma._ops import UNARY_DOMAINS, unary
+    return unary(xnp.sqrt, v, UNARY_DOMAINS["sqrt"])
 
 
 # --- extrema --------------------------------------------------------------------------------
