@@ -76,6 +76,11 @@ from xnp import _methods  # noqa: E402  (attaches operators and methods to ndarr
 
 del _methods
 
+from xnp import _ma_dispatch  # noqa: E402  (numpy.mean(masked) calls masked.mean())
+
+_ma_dispatch.install(globals())
+del _ma_dispatch
+
 
 # NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray) and
 # build/introspection helpers.
@@ -84,9 +89,9 @@ _NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info")
 
 def __getattr__(name):
     # xnp.testing imports numpy.testing, xnp.polynomial builds six families, xnp.char and
-    # xnp.strings wrap NumPy's string functions: on first use (NumPy loads
-    # numpy.polynomial lazily too).
-    if name in ("testing", "polynomial", "char", "strings"):
+    # xnp.strings wrap NumPy's string functions, xnp.ma defines masked arrays: on first
+    # use (NumPy loads numpy.polynomial lazily too).
+    if name in ("testing", "polynomial", "char", "strings", "ma"):
         import importlib
         return importlib.import_module(f"xnp.{name}")
     if name in _NUMPY_OWN:

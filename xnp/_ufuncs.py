@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from transforms.core import _EVAL_TRACE, Primitive, _n_active, _state
+from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state
 from xnp import lax
 from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
@@ -63,6 +63,14 @@ class ufunc(metaclass=_UfuncMeta):
                 raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                                 f"{self.nin + self.nout} positional arguments but "
                                 f"{len(args)} were given")
+        other = _override(args + (out if isinstance(out, tuple) else (out,)))
+        if other is not None:
+            kwargs = {"out": out} if out is not None else {}
+            if where is not True:
+                kwargs["where"] = where
+            if dtype is not None:
+                kwargs["dtype"] = dtype
+            return type(other).__array_ufunc__(other, self, "__call__", *args, **kwargs)
         values = [raw(a) for a in args]
         if out is None and where is True and dtype is None:
             result = self._fn(*values)
@@ -155,6 +163,21 @@ def _casting_error(kind: str, uf, casting, from_, to, index: int = 0) -> TypeErr
     except (ImportError, AttributeError, TypeError):    # NumPy's private classes moved
         return TypeError(f"Cannot cast ufunc '{uf.__name__}' {kind.lower()} from {from_!r} "
                          f"to {to!r} with casting rule '{casting}'")
+
+
+_OWN_TYPES = (ndarray, np.ndarray, np.generic, int, float, complex, bool, list, tuple)
+
+
+def _override(args):
+    """The first argument whose class overrides ufuncs (``__array_ufunc__``, as
+    ``xnp.ma.MaskedArray`` does), or None: NumPy's protocol, so such objects handle
+    ``xnp.sin(x)`` themselves."""
+    for a in args:
+        if not isinstance(a, _OWN_TYPES) and a is not None and \
+                getattr(type(a), "__array_ufunc__", None) is not None and \
+                not isinstance(a, Tracer):
+            return a
+    return None
 
 
 def _general_call(uf, values, out, where, dtype, casting):
@@ -544,13 +567,21 @@ def _fast_callable(uf: ufunc):
     prim, fn = uf._prim, uf._fn
     impl = prim.impl if prim is not None else None
     handle, new, active, np_array = ndarray, _new_handle, _n_active, np.ndarray
+    scalars = (int, float, complex, bool)
     if uf.nout != 1:
         call = lambda *args, **kwargs: uf(*args, **kwargs)
     elif uf.nin == 1:
         def call(x, /, *args, **kwargs):
             if args or kwargs:
                 return uf(x, *args, **kwargs)
-            v = x._value if type(x) is handle else raw(x)
+            if type(x) is handle:
+                v = x._value
+            elif type(x) in scalars:
+                v = x
+            else:
+                if _override((x,)) is not None:
+                    return uf(x)
+                v = raw(x)
             if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
                 return wrap_scalar_result(fn(v))
             r = impl(v)
@@ -563,8 +594,18 @@ def _fast_callable(uf: ufunc):
         def call(x1, x2, /, *args, **kwargs):
             if args or kwargs:
                 return uf(x1, x2, *args, **kwargs)
-            v1 = x1._value if type(x1) is handle else raw(x1)
-            v2 = x2._value if type(x2) is handle else raw(x2)
+            if type(x1) is handle:
+                v1 = x1._value
+            else:
+                if type(x1) not in scalars and _override((x1,)) is not None:
+                    return uf(x1, x2)
+                v1 = raw(x1)
+            if type(x2) is handle:
+                v2 = x2._value
+            else:
+                if type(x2) not in scalars and _override((x2,)) is not None:
+                    return uf(x1, x2)
+                v2 = raw(x2)
             if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
                 return wrap_scalar_result(fn(v1, v2))
             r = impl(v1, v2)

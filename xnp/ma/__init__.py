@@ -12,9 +12,10 @@ Differences from NumPy:
   traced, the data is returned (the identity, or NaN for a mean, where all were masked).
 - Slices share data with their base as xnp arrays do, but a base with no mask does not see
   a mask set later through a slice.
-- ``xnp.sin(masked_array)`` and the other xnp ufuncs see only the data unless they
-  dispatch to ``MaskedArray.__array_ufunc__``; NumPy's ufuncs (``numpy.sin``) and
-  ``ma.sin``/``ma.log``/... keep the mask.
+- xnp's and NumPy's ufuncs (``xnp.sin(m)``, ``numpy.sin(m)``) reach
+  ``MaskedArray.__array_ufunc__`` and keep the mask; ``xnp.sum/mean/std/var/min/max/...``
+  and ``xnp.median/average`` call the masked versions (``xnp._ma_dispatch``); other xnp
+  functions see only the data.
 - No structured (record) masks, hard masks or ``apply_along_axis``.
 """
 
