@@ -116,3 +116,62 @@ def test_promote_types_keeps_the_dtype():
     d = np.dtype("i4", metadata={"unit": "m"})
     assert xnp.promote_types(d, d) is np.promote_types(d, d)
     assert xnp.promote_types("S100", "q") == np.promote_types("S100", "q")
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.arange(12).reshape(-1, 5),
+    lambda m: m.arange(12).reshape(2, -1, 5),
+    lambda m: m.arange(12).reshape(7),
+    lambda m: m.sum(m.ones((2, 2)), axis=(0, 0)),
+    lambda m: m.squeeze(m.ones((1, 2)), (0, 0)),
+    lambda m: m.expand_dims(m.ones(2), (0, 0)),
+    lambda m: m.flip(m.ones((2, 2)), (0, 0)),
+    lambda m: m.median(m.ones((2, 2)), axis=(0, 0)),
+    lambda m: m.average(m.ones((2, 2)), axis=(0, 0)),
+    lambda m: m.moveaxis(m.ones((2, 3)), (0, 0), (0, 1)),
+    lambda m: m.broadcast_to(m.arange(3), (4, 2)),
+    lambda m: m.convolve([], [1, 2]),
+    lambda m: m.convolve([1, 2], []),
+    lambda m: m.zeros(3, int).__setitem__(0, None),
+], ids=["reshape-lead", "reshape-mid", "reshape-1d", "sum-dup", "squeeze-dup", "expand-dup",
+        "flip-dup", "median-dup", "average-dup", "moveaxis-dup", "broadcast_to",
+        "convolve-a", "convolve-v", "int-none"])
+def test_more_messages_match_numpy(call):
+    expected, actual = _error(np, call), _error(xnp, call)
+    assert type(actual) is type(expected) and str(actual) == str(expected)
+
+
+def test_copy_false_returns_the_array_itself():
+    x = xnp.arange(3.0)
+    assert x.astype(x.dtype, copy=False) is x and xnp.ascontiguousarray(x) is x
+    assert x.astype(np.float32, copy=False) is not x
+    for m in (np, xnp):
+        y = m.array([np.nan, np.inf, 1.0])
+        assert m.nan_to_num(y, copy=False) is y
+        np.testing.assert_array_equal(np.asarray(y), [0.0, np.finfo(float).max, 1.0])
+
+
+def test_none_assignment_and_read_only_results():
+    for m in (np, xnp):
+        a = m.zeros(3)
+        a[1] = None
+        np.testing.assert_array_equal(np.asarray(a), [0.0, np.nan, 0.0])
+        assert not m.frombuffer(b"ab", m.uint8).flags.writeable
+        assert not m.eye(2).diagonal().flags.writeable
+        assert not m.arange(2.0).imag.flags.writeable
+
+
+def test_real_and_imag_are_write_through_views():
+    def writes(m):
+        z = m.zeros(3, complex)
+        z.imag[0] = 5
+        z.real[1:] = 7
+        zr = z.real
+        z[2] = 3 + 4j                  # seen by the earlier view, as in NumPy
+        a = m.arange(3.0)
+        a.real[0] = 9
+        return z, zr, a
+    for got, want in zip(writes(xnp), writes(np)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    grad = xnp.grad(lambda x: ((x * (1 + 2j)).imag ** 2).sum())(np.array([1.0, 2.0]))
+    np.testing.assert_allclose(np.asarray(grad), [8.0, 16.0])

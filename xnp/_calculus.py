@@ -441,12 +441,12 @@ def convolve(a, v, mode: str = "full") -> ndarray:
     """Discrete linear convolution of two 1-d sequences."""
     mode = _mode(mode)
     av, vv = _prepare(a, v, "convolve")
-    if get_aval(vv).shape[0] > get_aval(av).shape[0]:
-        av, vv = vv, av
     if get_aval(av).shape[0] == 0:
         raise ValueError("a cannot be empty")
     if get_aval(vv).shape[0] == 0:
         raise ValueError("v cannot be empty")
+    if get_aval(vv).shape[0] > get_aval(av).shape[0]:
+        av, vv = vv, av
     return wrap(correlate_p.bind(av, vv, mode=mode, convolve=True))
 
 

@@ -95,6 +95,8 @@ asanyarray = asarray
 
 def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
     """As :func:`asarray` (xnp arrays have no memory layout); at least 1-d, as NumPy."""
+    if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype):
+        return a                        # NumPy returns a contiguous array itself
     return array(a, dtype=dtype, copy=False, ndmin=1)
 
 
@@ -103,6 +105,8 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if isinstance(x, (list, tuple)):
         raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} "
                         "instead.")
+    if not copy and type(x) is ndarray and x.dtype == np.dtype(dtype):
+        return x                        # NumPy: no copy needed, the array itself
     value_ = raw(x)
     dt = np.dtype(dtype)
     src = np.result_type(value_) if not isinstance(value_, Tracer) else value_.dtype

@@ -33,7 +33,7 @@ from xnp._util import (
     truth_v,
     where_v,
 )
-from xnp._writeable import check_writeable
+from xnp._writeable import check_writeable, read_only
 
 __all__ = [
     "take", "take_along_axis", "put_along_axis", "put", "choose", "compress", "select",
@@ -356,7 +356,8 @@ def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
     if pos != nd - 1:
         perm = tuple(i for i in range(nd) if i != pos) + (pos,)
         d = lax.transpose_p.bind(d, permutation=perm)
-    return wrap(d)
+    out = wrap(d)       # NumPy's diagonal is a read-only view
+    return read_only(out) if isinstance(out, ndarray) else out
 
 
 def _sum_dtype(dt: np.dtype) -> np.dtype:

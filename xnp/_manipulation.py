@@ -79,8 +79,13 @@ def _infer_shape(size: int, shape: tuple) -> tuple:
 
 
 def _shape_str(shape) -> str:
-    dims = ["newaxis" if d < 0 else str(d) for d in shape]
-    return "(" + ",".join(dims) + ("," if len(dims) == 1 else "") + ")"
+    """The shape as NumPy's reshape error prints it (leading -1s left out, later ones
+    as 'newaxis')."""
+    lead = 0
+    while lead < len(shape) and shape[lead] < 0:
+        lead += 1
+    dims = ["newaxis" if d < 0 else str(d) for d in shape[lead:]]
+    return "(" + ",".join(dims) + ("," if len(shape) == 1 else "") + ")"
 
 
 def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> ndarray:
@@ -202,7 +207,7 @@ def expand_dims(a, axis) -> ndarray:
     result."""
     v = value(a)
     n = 1 if not isinstance(axis, (tuple, list)) else len(axis)
-    dims = normalize_axis_tuple(axis, len(shape_v(v)) + n)
+    dims = normalize_axis_tuple(axis, len(shape_v(v)) + n, repeated="repeated axis")
     return reshape_view(wrap(lax.expand_dims_p.bind(v, dimensions=tuple(sorted(dims)))), a)
 
 
@@ -235,7 +240,7 @@ def broadcast_arrays(*args, subok: bool = False) -> tuple:
 def flip(m, axis=None) -> ndarray:
     """Reverse the order of elements along ``axis`` (all axes by default)."""
     v = value(m)
-    dims = normalize_axis_tuple(axis, len(shape_v(v)))
+    dims = normalize_axis_tuple(axis, len(shape_v(v)), repeated="repeated axis")
     if not dims:
         return wrap(v)
     return wrap(lax.rev_p.bind(v, dimensions=dims))

@@ -83,7 +83,12 @@ def _out(v, out) -> ndarray:
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None) -> ndarray:
     """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: the largest
-    finite values of the dtype), as :func:`numpy.nan_to_num`."""
+    finite values of the dtype), as :func:`numpy.nan_to_num`. With ``copy=False`` an xnp
+    array is updated in place and returned, as NumPy's is."""
+    if not copy and type(x) is ndarray and is_inexact(x.dtype):
+        result = nan_to_num(x, True, nan, posinf, neginf)
+        x[...] = result
+        return x
     v = raw(x)
     dt = dtype_of(v)
     if dt.kind == "c":

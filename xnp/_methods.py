@@ -30,12 +30,14 @@ from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
 from xnp._views import (
     ViewTransform,
+    complex_part_view,
     dtype_view,
     is_basic_key,
     mark_view,
     read_view,
     refresh,
     register_view,
+    reshape_view,
     shared_only_with_views,
     store_value,
     view_info,
@@ -234,6 +236,21 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     return xnp.astype(self, dtype, copy=copy, casting=casting)
 
 
+def _get_real(self):
+    """``a.real``: a view that writes through (of the array itself when it is real)."""
+    if self.dtype.kind == "c":
+        return complex_part_view(self, imag=False)
+    return reshape_view(xnp.asarray(self._value), self) if self.ndim else xnp.real(self)
+
+
+def _get_imag(self):
+    """``a.imag``: a view that writes through; zeros, read-only, for a real array."""
+    if self.dtype.kind == "c":
+        return complex_part_view(self, imag=True)
+    out = xnp.imag(self)
+    return read_only(out) if isinstance(out, ndarray) else out
+
+
 def _set_real(self, value):
     if self.dtype.kind == "c":
         self[...] = _complex_from(self, real=value)
@@ -392,8 +409,8 @@ def _install_methods():
     ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
     ndarray.T = property(lambda self: xnp.transpose(self))
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
-    ndarray.real = property(lambda self: xnp.real(self), _set_real)
-    ndarray.imag = property(lambda self: xnp.imag(self), _set_imag)
+    ndarray.real = property(_get_real, _set_real)
+    ndarray.imag = property(_get_imag, _set_imag)
     ndarray.flat = flat_property
     ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
@@ -405,6 +422,8 @@ def _install_methods():
 
 def _setitem(self, key, value):
     check_writeable(self)
+    if value is None:                       # NumPy converts None as float(None) would
+        value = _none_as(self.dtype)
     view = view_info(self)
     if view is None:
         if not _setitem_in_place(self, key, value):
@@ -430,6 +449,17 @@ def _setitem(self, key, value):
 
 
 _PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integer)
+
+
+def _none_as(dtype: np.dtype):
+    """``a[k] = None``: NaN in float and complex arrays, False in boolean ones, an error
+    elsewhere, as NumPy's conversions give."""
+    if dtype.kind in "fc":
+        return np.nan
+    if dtype.kind == "b":
+        return False
+    raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                    "number, not 'NoneType'")
 
 
 def _plain_sequence(value) -> bool:

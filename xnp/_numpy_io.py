@@ -16,6 +16,7 @@ import numpy
 
 from xnp._array import _wrap as _wrap_value
 from xnp._util import numpy_values
+from xnp._writeable import read_only
 
 __all__ = ["save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt",
            "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex"]
@@ -23,7 +24,8 @@ __all__ = ["save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "g
 
 def _as_xnp(obj):
     if type(obj) is numpy.ndarray and obj.dtype.kind not in "OUSVMm":
-        return _wrap_value(obj)
+        # NumPy's read-only results (frombuffer of bytes) stay read-only
+        return _wrap_value(obj) if obj.flags.writeable else read_only(_wrap_value(obj))
     if type(obj) is tuple:
         return tuple(_as_xnp(x) for x in obj)
     if isinstance(obj, numpy.lib.npyio.NpzFile):

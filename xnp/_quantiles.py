@@ -53,7 +53,7 @@ def to_last_axis(v, axis):
     aval = get_aval(v)
     if axis is None:
         return flatten_v(v), (1,) * aval.ndim
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = normalize_axis_tuple(axis, aval.ndim, repeated="repeated axis")
     kept = tuple(i for i in range(aval.ndim) if i not in axes)
     kept_shape = tuple(aval.shape[i] for i in kept)
     if len(axes) != 1 and aval.size == 0 and 0 in kept_shape:

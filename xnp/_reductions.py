@@ -422,7 +422,8 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
     """
     v = strong_v(a)
     aval = get_aval(v)
-    axes = None if axis is None else normalize_axis_tuple(axis, aval.ndim)
+    axes = None if axis is None else normalize_axis_tuple(
+        axis, aval.ndim, repeated="repeated axis in `axis` argument")
     if weights is None:
         avg = mean(v, axes, keepdims=keepdims)
         scl = np.asarray(avg.dtype.type(aval.size / avg.size))

@@ -27,8 +27,10 @@ def raw(x: Any):
     t = type(x)
     if t is ndarray:
         return x._value
-    if t in _PY_SCALARS or isinstance(x, (np.ndarray, np.generic, Tracer)):
+    if t in _PY_SCALARS or t is np.ndarray or isinstance(x, (np.generic, Tracer)):
         return x
+    if isinstance(x, np.ndarray):        # a subclass (memmap, matrix): its plain array,
+        return np.asarray(x)             # as numpy.asarray gives
     if isinstance(x, (list, tuple)):
         return _sequence_to_value(x)
     if x is None:
@@ -138,9 +140,11 @@ def broadcast_to_v(v, shape):
     dims = tuple(range(nd - a.ndim, nd))
     for d, n in zip(dims, a.shape):
         if n not in (1, shape[d]):
+            def text(s):        # NumPy's C formatting: no spaces
+                return "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
             raise ValueError(f"operands could not be broadcast together with remapped "
-                             f"shapes [original->remapped]: {a.shape} and requested shape "
-                             f"{shape}")
+                             f"shapes [original->remapped]: {text(a.shape)}  and requested "
+                             f"shape {text(shape)}")
     v = lax.broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=dims)
     return v
 
@@ -157,15 +161,19 @@ def normalize_axis(axis, ndim: int, argname: str = "axis") -> int:
     return axis % ndim
 
 
-def normalize_axis_tuple(axis, ndim: int, argname: str = "axis") -> tuple:
-    """``None`` means every axis; a repeated axis is a ValueError, as in NumPy."""
+def normalize_axis_tuple(axis, ndim: int, argname: str = "axis",
+                         repeated: str | None = None) -> tuple:
+    """``None`` means every axis; a repeated axis is a ValueError, as in NumPy, whose
+    message depends on the function (``repeated``; by default the reductions' one for
+    ``axis``, "repeated axis in `source` argument" for other names)."""
     if axis is None:
         return tuple(range(ndim))
     if not isinstance(axis, (tuple, list)):
         axis = (axis,)
     out = tuple(normalize_axis(a, ndim, argname) for a in axis)
     if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in `{argname}` argument")
+        raise ValueError(repeated or ("duplicate value in 'axis'" if argname == "axis"
+                                      else f"repeated axis in `{argname}` argument"))
     return out
 
 

@@ -187,6 +187,36 @@ class _Transpose(ViewTransform):
         return buf.transpose(self.perm)
 
 
+class _ComplexPart(ViewTransform):
+    """``.real`` / ``.imag`` of a complex array: writing the part keeps the other one."""
+
+    __slots__ = ("imag",)
+
+    def __init__(self, imag: bool):
+        self.imag = imag
+
+    def read(self, v):
+        from xnp import lax
+        return (lax.imag_p if self.imag else lax.real_p).bind(v)
+
+    def write(self, base: ndarray, view_value) -> None:
+        from xnp import lax
+        from xnp._util import cast_v
+        v = base._value
+        part = cast_v(view_value, np.finfo(base.dtype).dtype)
+        re, im = (lax.real_p.bind(v), part) if self.imag else (part, lax.imag_p.bind(v))
+        base[...] = _wrap(lax.complex_p.bind(re, im))
+
+    def numpy_view(self, buf):
+        return buf.imag if self.imag else buf.real
+
+
+def complex_part_view(base: ndarray, imag: bool) -> ndarray:
+    """``base.real`` / ``base.imag`` of a complex array, a view that writes through."""
+    transform = _ComplexPart(imag)
+    return _mark(_wrap(transform.read(base._value)), base, transform)
+
+
 class _Bitcast(ViewTransform):
     """``view(dtype)``: the last axis scales by the ratio of the item sizes (NumPy's
     rule), built on bitcast_convert_type (which adds or consumes a trailing axis)."""
