@@ -175,3 +175,30 @@ def test_real_and_imag_are_write_through_views():
         np.testing.assert_array_equal(np.asarray(got), want)
     grad = xnp.grad(lambda x: ((x * (1 + 2j)).imag ** 2).sum())(np.array([1.0, 2.0]))
     np.testing.assert_allclose(np.asarray(grad), [8.0, 16.0])
+
+
+def test_invalid_float_to_int_casts_warn_as_numpy():
+    for m in (np, xnp):
+        with pytest.warns(RuntimeWarning, match="invalid value encountered in cast"):
+            m.array([np.nan, 1.5]).astype(np.int64)
+        with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+            m.array([np.inf]).astype(np.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xnp.array([1.5, -2.5]).astype(np.int64)          # valid values: no warning
+
+
+def test_numpy_arrays_as_out():
+    # Data from other libraries arrives as NumPy arrays; out= writes them as NumPy does.
+    def run(m):
+        a, b, c = np.arange(3.0), np.zeros(3), np.zeros(())
+        d = np.arange(3.0)
+        m.clip(a, 0, 1, out=a)
+        r = m.add(m.arange(3), 1, out=b)
+        m.sum(m.arange(3), out=c)
+        m.multiply(d, 2, out=d, where=np.array([True, False, True]))
+        return a, b, c, d, r is b
+    for got, want in zip(run(xnp), run(np)):
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError, match="cannot hold a traced value"):
+        xnp.jit(lambda x: xnp.add(x, 1, out=np.zeros(3)))(np.ones(3))

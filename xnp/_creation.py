@@ -113,7 +113,9 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if not np.can_cast(src, dt, casting=casting):
         raise TypeError(f"Cannot cast array data from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
-    out = cast_v(value_, dt)
+    if dt.kind in "iub" and src.kind in "fc" and isinstance(value_, (np.ndarray, np.generic)):
+        np.asarray(value_).astype(dt)     # NumPy's "invalid value encountered in cast"
+    out = cast_v(value_, dt)              # warning, under the caller's errstate
     if out is value_ and copy and not isinstance(out, Tracer):
         out = np.array(out, copy=True)
     return wrap(out)

@@ -13,7 +13,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
 from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
-from xnp._views import store_value
+from xnp._views import store_value, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -76,6 +76,8 @@ def _out(v, out) -> ndarray:
     if out is None:
         return wrap_scalar_result(v)
     from xnp._util import broadcast_to_v
+    if type(out) is np.ndarray:
+        return write_numpy_out(out, broadcast_to_v(cast_v(v, out.dtype), out.shape), "out")
     check_writeable(out, "output array")
     store_value(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
     return out

@@ -23,7 +23,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw, truth_v
-from xnp._views import store_value
+from xnp._views import store_value, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -88,6 +88,8 @@ def store(v, out, name: str) -> ndarray:
         return wrap_scalar_result(v)
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
+    if type(out) is np.ndarray and get_aval(v).shape == out.shape:
+        return write_numpy_out(out, cast_v(v, out.dtype), name)
     if type(out) is not ndarray:
         raise TypeError(f"{name}: out must be an xnp array, got {type(out).__name__}")
     shape = get_aval(v).shape

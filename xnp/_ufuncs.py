@@ -19,7 +19,7 @@ from xnp import lax
 from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
 from xnp._util import cast_v, dtype_of, raw
-from xnp._views import refresh, store_value, view_info, write_back
+from xnp._views import refresh, store_value, view_info, write_back, write_numpy_out
 from xnp._writeable import check_writeable
 from xnp.lax._base import loop_dtypes
 
@@ -194,7 +194,7 @@ def _general_call(uf, values, out, where, dtype, casting):
     values.clear()      # the inputs' buffers: an out= that is also an input may then be
     del values          # written in place (xnp._views.store_value), so its views see it
     results = [result] if uf.nout == 1 else list(result)
-    outs = (out,) if isinstance(out, ndarray) or out is None else tuple(out)
+    outs = (out,) if isinstance(out, (ndarray, np.ndarray)) or out is None else tuple(out)
     if len(outs) != uf.nout:
         raise ValueError(f"{uf.__name__}: out must have {uf.nout} arrays")
     final = []
@@ -204,13 +204,18 @@ def _general_call(uf, values, out, where, dtype, casting):
                 r = where_v(raw(where), r, cast_v(0, dtype_of(r)))
             final.append(wrap_scalar_result(r))
             continue
-        if type(o) is not ndarray:
+        if type(o) is not ndarray and type(o) is not np.ndarray:
             raise TypeError(f"{uf.__name__}: out must be an xnp array, got "
                             f"{type(o).__name__}")
         if not np.can_cast(dtype_of(r), o.dtype, casting=casting):
             raise _casting_error("Output", uf, casting, dtype_of(r), o.dtype)
         from xnp._util import broadcast_to_v
         r = broadcast_to_v(cast_v(r, o.dtype), o.shape)
+        if type(o) is np.ndarray:            # a NumPy array from elsewhere: as NumPy
+            if where is not True:
+                r = where_v(raw(where), r, o)
+            final.append(write_numpy_out(o, r, uf.__name__))
+            continue
         view = view_info(o)
         if view is not None:
             refresh(o, view)

@@ -292,3 +292,17 @@ def store_value(h: ndarray, value) -> None:
         np.copyto(buf, value)
         return
     h._value = value
+
+
+def write_numpy_out(out: np.ndarray, value, name: str) -> np.ndarray:
+    """``out=`` given a NumPy array (data from another library): written in place, as
+    NumPy writes it, when the result is concrete (``value`` already has ``out``'s shape
+    and dtype). A traced result cannot live in a NumPy array: TypeError."""
+    from transforms.core import Tracer
+    if isinstance(value, Tracer):
+        raise TypeError(f"{name}: out= is a NumPy array, which cannot hold a traced "
+                        "value; pass an xnp array as out= (or use the result)")
+    if not out.flags.writeable:
+        raise ValueError("output array is read-only")
+    np.copyto(out, value, casting="unsafe")
+    return out
