@@ -8,6 +8,8 @@ member])``, including dtypes.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +23,22 @@ BATCHABLE = [i for i in REGISTRY if i.samples is not None and i.traceable]
 B = 3
 
 
+_ALL_NAN_DTYPE = {"nanquantile", "nanpercentile", "nanmedian"}
+
+
+def _all_nan_or_empty(x) -> bool:
+    x = np.asarray(x)
+    return x.size == 0 or (x.dtype.kind in "fc" and bool(np.all(np.isnan(x))))
+
+
 def _members(a: np.ndarray, rng) -> list:
+    """``a`` and permutations of its elements; a sorted ``a`` (the ``xp`` of interp, the
+    bins of digitize) gets sorted members, as such arguments must stay sorted."""
     flat = a.reshape(-1)
-    return [a] + [rng.permutation(flat).reshape(a.shape) for _ in range(B - 1)]
+    keep_sorted = a.ndim == 1 and a.dtype.kind in "iuf" and bool(np.all(flat[:-1] <= flat[1:]))
+    members = [rng.permutation(flat) for _ in range(B - 1)]
+    return [a] + [np.sort(m).reshape(a.shape) if keep_sorted else m.reshape(a.shape)
+                  for m in members]
 
 
 def _array_slots(args):
@@ -77,6 +92,18 @@ def test_vmap_matches_loop(info, data):
         else:
             batched_args.append(xnp.asarray(a) if isinstance(a, np.ndarray) else a)
             in_axes.append(None)
-    out = xnp.vmap(lambda *a: info.op(*a, **sample.kwargs), in_axes=tuple(in_axes))(
-        *batched_args)
-    assert_same_result(out, expected, info, " (vmap vs loop)")
+    run = xnp.vmap(lambda *a: info.op(*a, **sample.kwargs), in_axes=tuple(in_axes))
+    if isinstance(sample.kwargs.get("out"), np.ndarray):
+        # A NumPy out= array is written eagerly; a batched (traced) result cannot be.
+        try:
+            result = run(*batched_args)
+        except TypeError as e:
+            assert "cannot hold a traced value" in str(e) or "out must be" in str(e)
+            return
+    else:
+        result = run(*batched_args)
+    if info.name in _ALL_NAN_DTYPE and _all_nan_or_empty(expected):
+        # NumPy's nan-quantiles take an all-NaN (or empty) result's dtype from the input,
+        # a value-dependent dtype that eager xnp follows and traced code cannot.
+        info = dataclasses.replace(info, check_dtype=False)
+    assert_same_result(result, expected, info, " (vmap vs loop)")
