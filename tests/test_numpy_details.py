@@ -202,3 +202,29 @@ def test_numpy_arrays_as_out():
         np.testing.assert_array_equal(got, want)
     with pytest.raises(TypeError, match="cannot hold a traced value"):
         xnp.jit(lambda x: xnp.add(x, 1, out=np.zeros(3)))(np.ones(3))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.unravel_index([], (2, 2)),
+    lambda m: m.unravel_index([1.0], (2, 2)),
+    lambda m: m.digitize([1], [[1, 2]]),
+    lambda m: m.digitize([1], 1),
+    lambda m: m.arange(12).reshape(3, 4)[[0, 1], [0, 1, 2]],
+    lambda m: m.linalg.solve(m.eye(3), m.ones(2)),
+    lambda m: m.linalg.solve(m.eye(3), m.ones((2, 2))),
+    lambda m: m.zeros(3, int).__setitem__(0, "abc"),
+], ids=["unravel-empty", "unravel-float", "digitize-deep", "digitize-shallow",
+        "index-broadcast", "solve1", "solve", "int-from-str"])
+def test_messages_of_index_and_linalg_errors_match_numpy(call):
+    expected, actual = _error(np, call), _error(xnp, call)
+    assert type(actual) is type(expected) and str(actual) == str(expected)
+
+
+def test_a_written_view_keeps_sharing_its_base():
+    for m in (np, xnp):
+        h = m.arange(6).reshape(2, 3)
+        v = h.reshape(3, 2)
+        v[0, 0] = -5
+        h[1, 1] = 40
+        assert m.shares_memory(h, v)
+        np.testing.assert_array_equal(np.asarray(v), [[-5, 1], [2, 3], [40, 5]])

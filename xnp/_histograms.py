@@ -104,9 +104,9 @@ def digitize(x, bins, right: builtins.bool = False) -> ndarray:
     xv, bv = strong_v(x), strong_v(bins)
     if get_aval(xv).dtype.kind == "c":
         raise TypeError("x may not be complex")
-    if get_aval(bv).ndim != 1:
-        raise ValueError("digitize: bins must be 1-dimensional (object too deep or of too "
-                         "small depth for desired array)")
+    if get_aval(bv).ndim != 1:          # NumPy's words for a bins array of the wrong rank
+        raise ValueError("object too deep for desired array" if get_aval(bv).ndim > 1
+                         else "object of too small depth for desired array")
     direction = _monotonic_direction(bv)
     if direction == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")

@@ -61,6 +61,10 @@ def unravel_index(indices, shape, order: str = "C") -> tuple:
     dims = _dims(shape)
     idx = raw(indices)
     if dtype_of(idx).kind not in "iu":
+        if isinstance(indices, (list, tuple)) and _prod(shape_of(idx)) == 0:
+            raise TypeError("indices must be integral: the provided empty sequence was "
+                            "inferred as float. Wrap it with 'np.array(indices, "
+                            "dtype=np.intp)'")
         raise TypeError("only int indices permitted")
     total = _prod(dims)
     strides = _strides(dims, order)

@@ -272,7 +272,7 @@ def _index_vectors(indices, sizes, axes, check: bool):
         batch = broadcast_shapes_cached(shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
-                         "with shapes " + " ".join(str(s) for s in shapes if s)) from None
+                         "with shapes " + "".join(f"{s} " for s in shapes if s)) from None
     # NumPy checks integers always, but index arrays only where they are used.
     checks = [check and (not s or 0 not in batch) for s in shapes]
     cols = [_normalize_traced(i, n) if isinstance(i, Tracer) else

@@ -511,6 +511,8 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
     elif type(value) is list:   # NumPy converts it itself: its casts and OverflowErrors
         if not _plain_sequence(value):
             return False
+    elif type(value) is str:    # NumPy parses it for a number array, with its errors
+        pass
     elif isinstance(value, Tracer) or not isinstance(
             value, (np.ndarray, np.generic, int, float, complex, bool)):
         return False

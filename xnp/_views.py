@@ -130,6 +130,7 @@ def write_back(h: ndarray, info) -> None:
         key.write(base, h._value)
     else:
         base[key] = h._value
+    h._value = read_view(base._value, key)     # a view of the base's buffer again
 
 
 # --- views that are not indexes ---------------------------------------------------------------

@@ -110,9 +110,10 @@ def solve(a, b) -> ndarray:
         bv = lax.reshape_p.bind(bv, new_sizes=(b_shape[0], 1))
         b_shape = (b_shape[0], 1)
     if len(b_shape) < 2 or b_shape[-2] != a_shape[-1]:
-        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature (m,m),(m,n)->(m,n) (size {b_shape[-2]} "
-                         f"is different from {a_shape[-1]})")
+        name, sig = ("solve1", "(m,m),(m)->(m)") if vector else ("solve", "(m,m),(m,n)->(m,n)")
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {b_shape[-2]} is different "
+                         f"from {a_shape[-1]})")
     batch = a_shape[:-2] if a_shape[:-2] == b_shape[:-2] else \
         np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
     av = broadcast_to_v(av, batch + a_shape[-2:])
