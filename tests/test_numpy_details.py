@@ -228,3 +228,17 @@ def test_a_written_view_keeps_sharing_its_base():
         h[1, 1] = 40
         assert m.shares_memory(h, v)
         np.testing.assert_array_equal(np.asarray(v), [[-5, 1], [2, 3], [40, 5]])
+
+
+@pytest.mark.parametrize("statement", [
+    "a[[0, 1]] = [1, 2, 3]", "a[m.array([True, False, True])] = [1, 2, 3]",
+    "a[0:2] = [1, 2, 3]", "b[[0, 1], :] = m.ones((3, 3))",
+    "b[m.array([True, False, True])] = m.ones((3, 3))", "b[1:, [0, 1]] = m.ones(3)",
+    "a[[True, False, True]] = [1, 2, 3]"])
+def test_assignment_shape_errors_match_numpy(statement):
+    def run(m):
+        scope = {"m": m, "a": m.zeros(3), "b": m.zeros((3, 3))}
+        with pytest.raises(ValueError) as info:
+            exec(statement, scope)
+        return str(info.value)
+    assert run(xnp) == run(np)

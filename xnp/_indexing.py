@@ -394,9 +394,10 @@ def _lead_ones_dropped(shape: tuple, ndim: int) -> tuple:
     return shape
 
 
-def _fit(u, target: tuple, strip: bool = True):
+def _fit(u, target: tuple, strip: bool = True, key=None):
     """Broadcast an update to the indexed shape; assignment (``strip``) may also drop
-    leading length-1 axes, as NumPy's ``x[key] = u`` (``ufunc.at`` may not)."""
+    leading length-1 axes, as NumPy's ``x[key] = u`` (``ufunc.at`` may not). ``key``,
+    given for advanced indexes, selects NumPy's wording of the error."""
     ushape = shape_of(u)
     if ushape == target:
         return u
@@ -406,8 +407,22 @@ def _fit(u, target: tuple, strip: bool = True):
     try:
         return broadcast_to_v(u, target)
     except ValueError:
-        raise ValueError(f"could not broadcast input array from shape {ushape} into "
-                         f"shape {target}") from None
+        raise ValueError(_mismatch_message(ushape, target, key)) from None
+
+
+def _mismatch_message(ushape, target, key) -> str:
+    def text(s):        # NumPy's C formatting of shapes: no spaces
+        return "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
+    if key is None:
+        return f"could not broadcast input array from shape {ushape} into shape {target}"
+    items = key if isinstance(key, tuple) else (key,)
+    masks = [raw(k) for k in items if isinstance(k, (list, np.ndarray, ndarray))]
+    if len(ushape) == 1 and len(target) == 1 and any(
+            m.dtype == bool and shape_of(m) for m in masks):
+        return (f"NumPy boolean array indexing assignment cannot assign {ushape[0]} input "
+                f"values to the {target[0]} output values where the mask is true")
+    return (f"shape mismatch: value array of shape {text(ushape)} could not be broadcast "
+            f"to indexing result of shape {text(target)}")
 
 
 def _single_mask(key, shape, u, strip: bool):
@@ -456,7 +471,7 @@ def update_value(v, key, u, op: str = "set", mode: str | None = None):
     strip = op == "set"
     mask = _single_mask(key, shape, u, strip) if mode is None else None
     if mask is not None:
-        return lax.select_n_p.bind(mask, v, _COMBINE[op](v, _fit(u, shape)))
+        return lax.select_n_p.bind(mask, v, _COMBINE[op](v, _fit(u, shape, key=key)))
     entries, advanced = _parse(key, shape)
     if strip and shape_of(u) and _selects_one_element(key, entries):
         raise ValueError("setting an array element with a sequence.")
@@ -504,7 +519,7 @@ def _flat_positions(shape, key, mode):
 def _scatter_flat(v, shape, key, u, op, mode, strip):
     pos = _flat_positions(shape, key, mode)
     target = shape_of(pos)
-    u = _fit(u, target, strip)
+    u = _fit(u, target, strip, key=key)
     size = int(np.prod(shape, dtype=np.int64))
     flat = lax.reshape_p.bind(v, new_sizes=(size,))
     pos = lax.reshape_p.bind(pos, new_sizes=target + (1,))
