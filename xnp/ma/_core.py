@@ -79,7 +79,7 @@ class MaskedArray:
         while d.ndim < ndmin:
             d = xnp.expand_dims(d, 0)
         self._data = d
-        self._mask = _combine_masks(base_mask, _make_mask_for(mask, d.shape), d.shape)
+        self._mask = union_of_masks(base_mask, _make_mask_for(mask, d.shape))
         if self._mask is not nomask and self._mask.shape != d.shape:
             self._mask = _full_mask(self._mask, d.shape)
         if self._mask is not nomask and copy and self._mask is base_mask:
@@ -446,7 +446,8 @@ def _make_mask_for(mask, shape):
     return m
 
 
-def _combine_masks(m1, m2, shape):
+def union_of_masks(m1, m2):
+    """Elements masked in either (``nomask`` stands for none)."""
     if m1 is nomask:
         return m2
     if m2 is nomask:

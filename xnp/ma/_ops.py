@@ -21,6 +21,7 @@ from xnp.ma._core import (
     getmask,
     masked,
     nomask,
+    union_of_masks,
 )
 
 _TINY = np.finfo(np.float64).tiny          # a float64 scalar: the test runs in float64
@@ -49,14 +50,6 @@ def _cast(x, dtype):
         if v.dtype.kind == "c" and dtype.kind != "c":
             v = v.real
         return v.astype(dtype)
-
-
-def _or(m1, m2):
-    if m1 is nomask:
-        return m2
-    if m2 is nomask:
-        return m1
-    return xnp.logical_or(m1, m2)
 
 
 # --- domains ------------------------------------------------------------------------------
@@ -120,8 +113,8 @@ def unary_parts(fn, a, domain=None, finite=None, weak=False):
         if domain is not None:
             bad = domain(d)
         if finite and r.dtype.kind in "fc":
-            bad = _or(bad, xnp.logical_not(xnp.isfinite(r)))
-    r, m = _keep_first(r, _or(m, bad), d)
+            bad = union_of_masks(bad, xnp.logical_not(xnp.isfinite(r)))
+    r, m = _keep_first(r, union_of_masks(m, bad), d)
     return r, m, a._fill_value if isinstance(a, MaskedArray) else None
 
 
@@ -138,8 +131,8 @@ def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False):
         if domain is not None:
             bad = domain(da, db)
         if finite and r.dtype.kind in "fc":
-            bad = _or(bad, xnp.logical_not(xnp.isfinite(r)))
-    r, m = _keep_first(r, _or(_or(getmask(a), getmask(b)), bad), da)
+            bad = union_of_masks(bad, xnp.logical_not(xnp.isfinite(r)))
+    r, m = _keep_first(r, union_of_masks(union_of_masks(getmask(a), getmask(b)), bad), da)
     fill = None
     if not compare:
         first = a if isinstance(a, MaskedArray) and a is not masked else b
