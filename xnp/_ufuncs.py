@@ -14,10 +14,11 @@ import math
 
 import numpy as np
 
-from transforms.core import _EVAL_TRACE, Primitive, Tracer, _n_active, _state
+from transforms.core import Primitive, Tracer
 from xnp import lax
-from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._array import _wrap as wrap
+from xnp._array import ndarray, wrap_scalar_result
+from xnp._ufunc_fast import fast_callable
 from xnp._util import cast_v, dtype_of, raw
 from xnp._views import refresh, store_value, view_info, write_back, write_numpy_out
 from xnp._writeable import check_writeable
@@ -566,72 +567,10 @@ _ALIASES = {
 UFUNCS.update({alias: UFUNCS[target] for alias, target in _ALIASES.items()})
 
 
-def _fast_callable(uf: ufunc):
-    """A plain function for ``uf`` whose common call (arrays in, no keywords) costs about
-    one NumPy call plus a few hundred nanoseconds; keyword calls go through ``uf``."""
-    prim, fn = uf._prim, uf._fn
-    impl = prim.impl if prim is not None else None
-    handle, new, active, np_array = ndarray, _new_handle, _n_active, np.ndarray
-    scalars = (int, float, complex, bool)
-    if uf.nout != 1:
-        call = lambda *args, **kwargs: uf(*args, **kwargs)
-    elif uf.nin == 1:
-        def call(x, /, *args, **kwargs):
-            if args or kwargs:
-                return uf(x, *args, **kwargs)
-            if type(x) is handle:
-                v = x._value
-            elif type(x) in scalars:
-                v = x
-            else:
-                if _override((x,)) is not None:
-                    return uf(x)
-                v = raw(x)
-            if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
-                return wrap_scalar_result(fn(v))
-            r = impl(v)
-            if type(r) is np_array:
-                h = new(handle)
-                h._value = r
-                return h
-            return r if isinstance(r, np.generic) else wrap_scalar_result(r)
-    else:
-        def call(x1, x2, /, *args, **kwargs):
-            if args or kwargs:
-                return uf(x1, x2, *args, **kwargs)
-            if type(x1) is handle:
-                v1 = x1._value
-            else:
-                if type(x1) not in scalars and _override((x1,)) is not None:
-                    return uf(x1, x2)
-                v1 = raw(x1)
-            if type(x2) is handle:
-                v2 = x2._value
-            else:
-                if type(x2) not in scalars and _override((x2,)) is not None:
-                    return uf(x1, x2)
-                v2 = raw(x2)
-            if impl is None or (active[0] and _state.trace is not _EVAL_TRACE):
-                return wrap_scalar_result(fn(v1, v2))
-            r = impl(v1, v2)
-            if type(r) is np_array:
-                h = new(handle)
-                h._value = r
-                return h
-            return r if isinstance(r, np.generic) else wrap_scalar_result(r)
-    call.__name__ = call.__qualname__ = uf.__name__
-    call.__doc__ = uf.__doc__
-    for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "reduceat",
-                 "outer", "at"):
-        setattr(call, attr, getattr(uf, attr))
-    call.ufunc = uf
-    return call
-
-
 _CALLABLES: dict = {}      # one function per ufunc, so aliases are the same object (NumPy)
 for _uf in UFUNCS.values():
     if id(_uf) not in _CALLABLES:
-        _CALLABLES[id(_uf)] = _fast_callable(_uf)
+        _CALLABLES[id(_uf)] = fast_callable(_uf, _override)
 FUNCTIONS = {name: _CALLABLES[id(uf)] for name, uf in UFUNCS.items()}
 globals().update(FUNCTIONS)
 negative = FUNCTIONS["negative"]
