@@ -242,3 +242,15 @@ def test_assignment_shape_errors_match_numpy(statement):
             exec(statement, scope)
         return str(info.value)
     assert run(xnp) == run(np)
+
+
+def test_frompyfunc_runs_numpys_object_loop():
+    def run(m):
+        f = m.frompyfunc(lambda a, b: a + b, 2, 1)
+        return f(m.arange(3), 1), f.reduce(m.arange(4)), f.outer(m.arange(2), m.arange(2))
+    for got, want in zip(run(xnp), run(np)):
+        assert type(got) is type(want)
+        np.testing.assert_array_equal(got, want)
+    assert repr(xnp.frompyfunc(abs, 1, 1)) == repr(np.frompyfunc(abs, 1, 1))
+    with pytest.raises(Exception, match="[Tt]race"):
+        xnp.jit(lambda x: xnp.frompyfunc(abs, 1, 1)(x))(np.ones(2))

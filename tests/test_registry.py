@@ -153,6 +153,7 @@ DEDICATED = {
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",   # test_numpy_io.py
     "genfromtxt", "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex",
     "copyto", "putmask", "require", "asfortranarray", "asarray_chkfinite",  # test_copying.py
+    "frompyfunc",                                                   # test_numpy_details.py
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as _np
 
+from xnp._util import numpy_values
 from xnp._util import raw as _raw
 
 __all__ = [
@@ -21,7 +22,7 @@ __all__ = [
     "flexible", "longdouble", "clongdouble", "True_", "False_", "ScalarType", "typecodes",
     "sctypeDict", "little_endian", "array2string", "array_repr", "array_str",
     "common_type", "min_scalar_type", "may_share_memory", "shares_memory", "isfortran",
-    "ndindex", "ndenumerate",
+    "ndindex", "ndenumerate", "frompyfunc",
 ]
 
 exceptions = _np.exceptions
@@ -95,3 +96,34 @@ def isfortran(a) -> bool:
 def ndenumerate(arr):
     """``(index, value)`` pairs over a concrete array, as :class:`numpy.ndenumerate`."""
     return _np.ndenumerate(_numpy(arr))
+
+
+class _PythonUfunc:
+    """What :func:`frompyfunc` returns: NumPy's object ufunc, called on the NumPy values
+    of xnp arrays. Its results are NumPy object arrays (xnp has no object dtype)."""
+
+    __slots__ = ("_ufunc",)
+
+    def __init__(self, ufunc):
+        self._ufunc = ufunc
+
+    def __call__(self, *args, **kwargs):
+        return self._ufunc(*numpy_values(args), **numpy_values(kwargs))
+
+    def __getattr__(self, name):
+        attr = getattr(self._ufunc, name)
+        if name in ("reduce", "accumulate", "reduceat", "outer", "at"):
+            return lambda *args, **kwargs: attr(*numpy_values(args), **numpy_values(kwargs))
+        return attr
+
+    def __repr__(self):
+        return repr(self._ufunc)
+
+
+def frompyfunc(func, /, nin: int, nout: int, *, identity=None):
+    """As :func:`numpy.frompyfunc`: a ufunc that calls the Python function ``func`` on
+    each element. It runs NumPy's object loop eagerly on concrete values (a traced
+    argument raises the conversion error) and returns NumPy object arrays, as NumPy
+    does; use :func:`xnp.vectorize` for results xnp can transform."""
+    kwargs = {} if identity is None else {"identity": identity}
+    return _PythonUfunc(_np.frompyfunc(func, nin, nout, **kwargs))
