@@ -114,8 +114,11 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
         raise TypeError(f"Cannot cast array data from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
     if dt.kind in "iub" and src.kind in "fc" and isinstance(value_, (np.ndarray, np.generic)):
-        np.asarray(value_).astype(dt)     # NumPy's "invalid value encountered in cast"
-    out = cast_v(value_, dt)              # warning, under the caller's errstate
+        # The cast primitive is silent (internal casts must not warn); NumPy's own cast
+        # of the concrete values gives its "invalid value encountered in cast" warning
+        # under the caller's errstate. The result still comes from the primitive.
+        np.asarray(value_).astype(dt)
+    out = cast_v(value_, dt)
     if out is value_ and copy and not isinstance(out, Tracer):
         out = np.array(out, copy=True)
     return wrap(out)

@@ -30,7 +30,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._index_eager import index_p, numpy_key
-from xnp._util import broadcast_to_v, cast_v, full_v, raw, shape_of
+from xnp._util import broadcast_to_v, cast_v, full_v, numpy_shape_text, raw, shape_of
 from xnp.lax._base import broadcast_shapes_cached, loop_dtypes
 
 __all__: list = []
@@ -411,8 +411,7 @@ def _fit(u, target: tuple, strip: bool = True, key=None):
 
 
 def _mismatch_message(ushape, target, key) -> str:
-    def text(s):        # NumPy's C formatting of shapes: no spaces
-        return "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
+    text = numpy_shape_text
     if key is None:
         return f"could not broadcast input array from shape {ushape} into shape {target}"
     items = key if isinstance(key, tuple) else (key,)

@@ -36,6 +36,7 @@ from xnp._util import (
     dtype_of,
     normalize_axis,
     normalize_axis_tuple,
+    numpy_shape_text,
     raw,
 )
 from xnp._views import reshape_view, transpose_view
@@ -84,8 +85,7 @@ def _shape_str(shape) -> str:
     lead = 0
     while lead < len(shape) and shape[lead] < 0:
         lead += 1
-    dims = ["newaxis" if d < 0 else str(d) for d in shape[lead:]]
-    return "(" + ",".join(dims) + ("," if len(shape) == 1 else "") + ")"
+    return numpy_shape_text(shape, ["newaxis" if d < 0 else str(d) for d in shape[lead:]])
 
 
 def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> ndarray:

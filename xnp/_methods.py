@@ -36,14 +36,13 @@ from xnp._views import (
     mark_view,
     read_view,
     refresh,
-    register_view,
     reshape_view,
     shared_only_with_views,
     store_value,
     view_info,
     write_back,
 )
-from xnp._writeable import _READ_ONLY, check_writeable, read_only, setflags
+from xnp._writeable import check_writeable, read_only, setflags
 
 _SCALARS = (bool, int, float, complex)
 _VALUE_TYPES = (np.ndarray, np.generic, Tracer)
@@ -72,9 +71,8 @@ def _equality(op, incomparable: bool):
             o = np.asarray(other) if isinstance(other, (str, bytes)) else other
             if np.dtype(dtype_of(self._value)).kind in "US" or getattr(
                     getattr(o, "dtype", None), "kind", "") in "US":
-                shape = np.broadcast_shapes(self.shape, np.shape(o))
-                return xnp.full(shape, incomparable)[()] if not shape else \
-                    xnp.full(shape, incomparable)
+                out = xnp.full(np.broadcast_shapes(self.shape, np.shape(o)), incomparable)
+                return out[()]          # a NumPy bool for 0-d, as NumPy's operators
             raise
     return compare
 
@@ -377,11 +375,7 @@ def _getitem(self, key):
             return r                # a NumPy scalar, as NumPy's a[i]
         h = _new_handle(ndarray)
         h._value = r
-        h._view_of = (self, key)
-        register_view(self, h)
-        if _READ_ONLY and id(self) in _READ_ONLY:
-            read_only(h)
-        return h
+        return mark_view(h, self, key)
     if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
         return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
     h = xnp._indexing.getitem(self, key)

@@ -140,11 +140,9 @@ def broadcast_to_v(v, shape):
     dims = tuple(range(nd - a.ndim, nd))
     for d, n in zip(dims, a.shape):
         if n not in (1, shape[d]):
-            def text(s):        # NumPy's C formatting: no spaces
-                return "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
             raise ValueError(f"operands could not be broadcast together with remapped "
-                             f"shapes [original->remapped]: {text(a.shape)}  and requested "
-                             f"shape {text(shape)}")
+                             f"shapes [original->remapped]: {numpy_shape_text(a.shape)}  "
+                             f"and requested shape {numpy_shape_text(shape)}")
     v = lax.broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=dims)
     return v
 
@@ -191,6 +189,13 @@ def full_v(shape, fill, dtype):
     """An array of ``shape`` filled with ``fill`` (a scalar or scalar value)."""
     fill = cast_v(fill, dtype)
     return lax.broadcast_in_dim_p.bind(fill, shape=tuple(shape), broadcast_dimensions=())
+
+
+def numpy_shape_text(shape, dims=None) -> str:
+    """A shape as NumPy's C code prints it in error messages: ``(2,3)``, ``(3,)``;
+    ``dims`` replaces the printed entries (reshape's 'newaxis')."""
+    dims = [str(d) for d in shape] if dims is None else dims
+    return "(" + ",".join(dims) + ("," if len(shape) == 1 else "") + ")"
 
 
 def truth_v(v):
