@@ -67,7 +67,8 @@ def unbroadcast(ct, aval):
             lead + i for i, n in enumerate(aval.shape) if n == 1 and ca.shape[lead + i] != 1)
         if axes:
             ct = lax.reduce_sum_p.bind(ct, axes=axes)
-        ct = lax.reshape_p.bind(ct, new_sizes=aval.shape)
+        if len(axes) != lead:       # kept size-1 dimensions come back by a reshape
+            ct = lax.reshape_p.bind(ct, new_sizes=aval.shape)
     if get_aval(ct).dtype != aval.dtype:
         if get_aval(ct).dtype.kind == "c" and aval.dtype.kind != "c":
             ct = lax.real_p.bind(ct)
@@ -95,11 +96,16 @@ def defjvp(prim, *rules, use_ans: bool = False):
             contrib = rule(t, out, *primals, **params) if use_ans else \
                 rule(t, *primals, **params)
             ca = contrib.aval if isinstance(contrib, Tracer) else get_aval(contrib)
-            if ca.dtype is not dtype or ca.shape != (
-                    out.shape if type(out) is np.ndarray else get_aval(out).shape):
-                contrib = fit(contrib, get_aval(out))
+            if ca.dtype is not dtype:
+                contrib = fit(contrib, ca.update(dtype=dtype))
+            # Contributions of broadcast operands are summed as they are (the sum
+            # broadcasts); only the total is broadcast to the output's shape, if need be.
             total = contrib if total is None else add_tangents(total, contrib)
-        return out, (Zero.of_value(out) if total is None else total)
+        if total is None:
+            return out, Zero.of_value(out)
+        oshape = out.shape if type(out) is np.ndarray else get_aval(out).shape
+        ta = total.aval if isinstance(total, Tracer) else get_aval(total)
+        return out, (total if ta.shape == oshape else fit(total, get_aval(out)))
     prim.jvp = jvp
     return jvp
 
@@ -108,7 +114,10 @@ def _promote_primal(p, dtype):
     dt = get_aval(p).dtype
     if dt == dtype or not (dt.kind in "biu" or (dt.kind == "f" and dtype.kind in "fc")):
         return p
-    return _lax().convert_element_type_p.bind(p, new_dtype=dtype, weak_type=False)
+    convert = _lax().convert_element_type_p
+    if not isinstance(p, Tracer):       # a constant: converted here, not bound
+        return convert.impl(p, new_dtype=dtype)
+    return convert.bind(p, new_dtype=dtype, weak_type=False)
 
 
 def defjvp_ans(prim, *rules):

@@ -143,7 +143,7 @@ __all__ = [name for name in dir() if name.endswith("_p")]
 
 
 # --- derivatives: one line per primitive -------------------------------------------------------
-from transforms.ad import tangent_aval  # noqa: E402
+from transforms.ad import is_differentiable, tangent_aval  # noqa: E402
 from transforms.core import get_aval  # noqa: E402
 from xnp.lax._ad_util import (  # noqa: E402
     Zero,
@@ -213,10 +213,25 @@ defjvp(complex_p, lambda g, x, y: g, lambda g, x, y: mul(g, 1j))
 complex_p.transpose = lambda ct, x, y: [
     unbroadcast(real_p.bind(ct), x.aval) if is_undefined(x) else None,
     unbroadcast(neg(imag_p.bind(ct)), y.aval) if is_undefined(y) else None]
-defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+def _sum_jvp(prim, one_sided):
+    """The JVP of add or sub: with both tangents present, the primitive itself applied to
+    them (one equation, broadcasting as the primal did); else ``one_sided``'s rules."""
+    def jvp(primals, tangents, **params):
+        tx, ty = tangents
+        if type(tx) is Zero or type(ty) is Zero:
+            return one_sided(primals, tangents, **params)
+        out = prim.bind(*primals, **params)
+        oaval = get_aval(out)
+        if not is_differentiable(oaval):
+            return out, Zero(tangent_aval(oaval))
+        return out, fit(prim.bind(tx, ty), oaval)
+    prim.jvp = jvp
+
+
+_sum_jvp(add_p, defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g))
 add_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
                                     unbroadcast(ct, y.aval) if is_undefined(y) else None]
-defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+_sum_jvp(sub_p, defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g)))
 sub_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
                                     unbroadcast(neg(ct), y.aval) if is_undefined(y) else None]
 
@@ -284,7 +299,10 @@ def _bilinear_mul_jvp(primals, tangents):
 
 mul_p.jvp = _bilinear_mul_jvp
 mul_p.transpose = _mul_transpose
-defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: neg(mul(g, div(div(x, y), y))))
+# d(x/y)/dy = -(x/y)/y: the quotient is reused, and the sign goes into the coefficient so
+# that the tangent costs one linear equation.
+defjvp_ans(div_p, lambda g, ans, x, y: div(g, y),
+           lambda g, ans, x, y: mul(g, neg(div(ans, y))))
 div_p.transpose = _div_transpose
 
 
