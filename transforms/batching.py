@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+import numpy as np
+
 from transforms import core
 from transforms.core import Trace, Tracer, get_aval
 from transforms.tree import tree_flatten, tree_unflatten
@@ -18,6 +20,7 @@ from transforms.tree import tree_flatten, tree_unflatten
 __all__ = ["vmap", "BatchTrace", "BatchTracer", "not_mapped"]
 
 not_mapped = None
+_ndarray = np.ndarray
 
 
 class BatchTracer(Tracer):
@@ -31,11 +34,13 @@ class BatchTracer(Tracer):
     def aval(self):
         aval = self._aval
         if aval is None:
-            a = get_aval(self.val)
-            if self.bdim is None:
-                aval = a
+            v, b = self.val, self.bdim
+            if type(v) is _ndarray and b is not None:
+                shape = v.shape
+                aval = core._strong_aval(shape[:b] + shape[b + 1:], v.dtype)
             else:
-                aval = a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
+                a = get_aval(v)
+                aval = a if b is None else a.update(shape=a.shape[:b] + a.shape[b + 1:])
             self._aval = aval
         return aval
 

@@ -6,6 +6,8 @@ returns the batched result and its batch dimension, binding only primitives.
 
 from __future__ import annotations
 
+import numpy as np
+
 from transforms.core import get_aval
 
 __all__ = ["moveaxis_v", "broadcast_batch_v", "bdim_to_front", "batch_elementwise",
@@ -13,6 +15,7 @@ __all__ = ["moveaxis_v", "broadcast_batch_v", "bdim_to_front", "batch_elementwis
 
 
 _lax_module = None
+_ndarray = np.ndarray
 
 
 def _lax():
@@ -62,7 +65,7 @@ def batch_elementwise(prim):
             return prim.bind(*vals, **params), dims[0]
         ranks, rank, first, uniform = [], 0, None, True
         for v, d in zip(vals, dims):
-            r = get_aval(v).ndim
+            r = v.ndim if type(v) is _ndarray else get_aval(v).ndim
             if d is not None:
                 r -= 1
                 if first is None:
