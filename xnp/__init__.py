@@ -34,6 +34,7 @@ from numpy import datetime64, timedelta64  # noqa: F401, E402
 from xnp._nditer import broadcast, nditer  # noqa: F401
 from xnp._histogramdd import *  # noqa: F403
 from xnp._indexing import *  # noqa: F403
+from xnp import _index_update  # noqa: E402, F401  (x[key] = v and x.at, used by _methods)
 from xnp._index_tricks import *  # noqa: F403
 from xnp._indexing_funcs import *  # noqa: F403
 from xnp._index_construction import *  # noqa: F403

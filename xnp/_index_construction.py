@@ -13,7 +13,7 @@ from transforms.core import Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
-from xnp._indexing import assigned_value, update_value
+from xnp._index_update import assigned_value, update_value
 from xnp._indexing_funcs import (
     _checked_nonneg,
     _cycled,

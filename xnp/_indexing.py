@@ -1,27 +1,20 @@
-"""NumPy indexing of xnp arrays: ``x[key]``, ``x[key] = value`` and ``x.at[key]``.
+"""NumPy indexing of xnp arrays: ``x[key]`` (assignment and ``x.at`` live in
+:mod:`xnp._index_update`).
 
 A key is parsed once into one entry per dimension (Ellipsis expanded, boolean masks
 turned into integer index arrays). Basic keys (integers, slices, None) become static
 ``slice``/``rev``/``reshape`` primitives, with ``dynamic_slice`` for traced scalar
 integers; keys with index arrays become one ``gather`` after the slices are applied.
 
-Assignment is functional: it returns the new value and ``ndarray.__setitem__`` rebinds the
-handle. Basic keys with unit steps use ``dynamic_update_slice``; every other key scatters
-into the flattened array at the flat positions that the same key selects from an ``iota``,
-so all key forms share the getitem code. A single boolean mask with a scalar-like value
-becomes a ``select`` (so it also works under tracing).
-
 Differences from NumPy: out-of-bounds *traced* indices cannot raise; they are clamped
 (``mode="clip"``) unless ``x.at[...]`` is given ``mode="fill"``/``"drop"``. Boolean masks
 must be concrete, except for a single mask in an update whose value broadcasts over the
-unmasked axes (``x[mask] = 0``, ``x.at[mask].add(v)``). Duplicate indices in
-``x.at[...].apply`` apply the function once.
+unmasked axes (``x[mask] = 0``, ``x.at[mask].add(v)``).
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
 
 import numpy as np
 
@@ -30,8 +23,8 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._index_eager import index_p, numpy_key
-from xnp._util import broadcast_to_v, cast_v, full_v, numpy_shape_text, raw, shape_of
-from xnp.lax._base import broadcast_shapes_cached, loop_dtypes
+from xnp._util import broadcast_to_v, cast_v, full_v, raw, shape_of
+from xnp.lax._base import broadcast_shapes_cached
 
 __all__: list = []
 
@@ -369,273 +362,3 @@ def general_index_value(v, key, mode: str | None = None, fill_value=None):
 def getitem(x, key) -> ndarray:
     """``x[key]`` with NumPy's semantics for every key form (see the module docstring)."""
     return wrap(index_value(raw(x), key))
-
-
-# --- assignment ---------------------------------------------------------------------------
-def _plain_sequence(x) -> bool:
-    if isinstance(x, (list, tuple)):
-        return all(_plain_sequence(i) for i in x)
-    return type(x) in (bool, int, float, complex)
-
-
-def assigned_value(value, dtype: np.dtype):
-    """``value`` converted for assignment into an array of ``dtype`` as NumPy does:
-    unsafe casting of arrays; Python scalars and lists convert with NumPy's checks
-    (OverflowError for out-of-range ints, ValueError for NaN into ints, TypeError for
-    complex into real)."""
-    if _plain_sequence(value):
-        return np.asarray(value, dtype=dtype)
-    return cast_v(raw(value), dtype)
-
-
-def _lead_ones_dropped(shape: tuple, ndim: int) -> tuple:
-    while len(shape) > ndim and shape[0] == 1:
-        shape = shape[1:]
-    return shape
-
-
-def _fit(u, target: tuple, strip: bool = True, key=None):
-    """Broadcast an update to the indexed shape; assignment (``strip``) may also drop
-    leading length-1 axes, as NumPy's ``x[key] = u`` (``ufunc.at`` may not). ``key``,
-    given for advanced indexes, selects NumPy's wording of the error."""
-    ushape = shape_of(u)
-    if ushape == target:
-        return u
-    trimmed = _lead_ones_dropped(ushape, len(target)) if strip else ushape
-    if trimmed != ushape:
-        u = lax.reshape_p.bind(u, new_sizes=trimmed)
-    try:
-        return broadcast_to_v(u, target)
-    except ValueError:
-        raise ValueError(_mismatch_message(ushape, target, key)) from None
-
-
-def _mismatch_message(ushape, target, key) -> str:
-    text = numpy_shape_text
-    if key is None:
-        return f"could not broadcast input array from shape {ushape} into shape {target}"
-    items = key if isinstance(key, tuple) else (key,)
-    masks = [raw(k) for k in items if isinstance(k, (list, np.ndarray, ndarray))]
-    if len(ushape) == 1 and len(target) == 1 and any(
-            m.dtype == bool and shape_of(m) for m in masks):
-        return (f"NumPy boolean array indexing assignment cannot assign {ushape[0]} input "
-                f"values to the {target[0]} output values where the mask is true")
-    return (f"shape mismatch: value array of shape {text(ushape)} could not be broadcast "
-            f"to indexing result of shape {text(target)}")
-
-
-def _single_mask(key, shape, u, strip: bool):
-    """The concrete or traced mask of ``x[mask] op= u`` when it can be a select: one
-    boolean array over leading axes, and an update that broadcasts to the unmasked axes."""
-    if isinstance(key, tuple):
-        if len(key) != 1:
-            return None
-        key = key[0]
-    if not (type(key) in (ndarray, np.ndarray) or isinstance(key, Tracer)):
-        return None
-    m = raw(key)
-    aval = get_aval(m)
-    k = aval.ndim
-    if aval.dtype.kind != "b" or k == 0 or aval.shape != shape[:k]:
-        return None
-    rest = shape[k:]
-    ushape = shape_of(u)
-    if len(ushape) == len(rest) + 1 and ushape[0] == 1:
-        ushape = ushape[1:]
-    elif strip:
-        ushape = _lead_ones_dropped(ushape, len(rest))
-    if len(ushape) > len(rest) or any(a not in (1, b) for a, b in
-                                      zip(ushape[::-1], rest[::-1])):
-        return None
-    if k == len(shape):
-        return m
-    return lax.broadcast_in_dim_p.bind(m, shape=shape, broadcast_dimensions=tuple(range(k)))
-
-
-_COMBINE = {
-    "set": lambda x, u: u, "add": lax.add_p.bind, "mul": lax.mul_p.bind,
-    "min": lax.min_p.bind, "max": lax.max_p.bind,
-}
-_SCATTER = {"set": lax.scatter_p, "add": lax.scatter_add_p, "mul": lax.scatter_mul_p,
-            "min": lax.scatter_min_p, "max": lax.scatter_max_p}
-
-
-def update_value(v, key, u, op: str = "set", mode: str | None = None):
-    """The value of ``v`` with ``v[key]`` combined with ``u`` (already of v's dtype) by
-    ``op`` (set, add, mul, min, max), as one functional update. ``set`` broadcasts ``u``
-    as assignment does, the others as ``ufunc.at``."""
-    if mode not in _MODES:
-        raise ValueError(f"invalid indexing mode {mode!r}; expected one of {_MODES}")
-    shape = shape_of(v)
-    strip = op == "set"
-    mask = _single_mask(key, shape, u, strip) if mode is None else None
-    if mask is not None:
-        return lax.select_n_p.bind(mask, v, _COMBINE[op](v, _fit(u, shape, key=key)))
-    entries, advanced = _parse(key, shape)
-    if strip and shape_of(u) and _selects_one_element(key, entries):
-        raise ValueError("setting an array element with a sequence.")
-    if strip and not advanced and mode is None:
-        plan = _Basic(shape, entries)
-        if all(st == 1 for st in plan.strides):
-            return _update_slice(v, plan, u)
-    return _scatter_flat(v, shape, key, u, op, mode, strip)
-
-
-def _selects_one_element(key, entries) -> bool:
-    """Whether ``x[key]`` is one element (integers for every axis, no Ellipsis), where
-    NumPy assigns a scalar and rejects arrays, even of size 1."""
-    items = key if isinstance(key, tuple) else (key,)
-    # ``x[()]`` indexes no axis: the whole array, where size-1 values broadcast.
-    return bool(entries) and all(kind == "int" for kind, _, _ in entries) and \
-        not any(i is Ellipsis for i in items)
-
-
-def _update_slice(v, plan: _Basic, u):
-    target = tuple(plan.out_shape)
-    window = plan.window()
-    if shape_of(u) == ():
-        u = lax.broadcast_in_dim_p.bind(u, shape=window, broadcast_dimensions=())
-    else:
-        u = _fit(u, target)
-        if window != target:
-            u = lax.reshape_p.bind(u, new_sizes=window)
-    if 0 in window:
-        return v
-    if plan.rev:
-        u = lax.rev_p.bind(u, dimensions=tuple(plan.rev))
-    starts = [plan.dyn.get(d, s) for d, s in enumerate(plan.starts)]
-    return lax.dynamic_update_slice_p.bind(v, u, *starts)
-
-
-def _flat_positions(shape, key, mode):
-    size = int(np.prod(shape, dtype=np.int64))
-    ids = lax.iota_p.bind(dtype=_I64, shape=(size,), dimension=0)
-    if len(shape) != 1:
-        ids = lax.reshape_p.bind(ids, new_sizes=shape)
-    return index_value(ids, key, mode=mode, fill_value=size)
-
-
-def _scatter_flat(v, shape, key, u, op, mode, strip):
-    pos = _flat_positions(shape, key, mode)
-    target = shape_of(pos)
-    u = _fit(u, target, strip, key=key)
-    size = int(np.prod(shape, dtype=np.int64))
-    flat = lax.reshape_p.bind(v, new_sizes=(size,))
-    pos = lax.reshape_p.bind(pos, new_sizes=target + (1,))
-    smode = "fill" if mode in ("fill", "drop") else "clip"
-    out = _SCATTER[op].bind(flat, pos, u, dimension_numbers=_FLAT_SCATTER, mode=smode)
-    return lax.reshape_p.bind(out, new_sizes=shape)
-
-
-def setitem_value(x, key, value):
-    """The new value of ``x`` after ``x[key] = value`` (NumPy's casting and broadcasting;
-    with repeated indices the last write wins)."""
-    v = raw(x)
-    return update_value(v, key, assigned_value(value, get_aval(v).dtype))
-
-
-# --- x.at[key] ----------------------------------------------------------------------------
-class IndexUpdateHelper:
-    """``x.at[key]``: functional updates returning new arrays, as in JAX.
-
-    ``x.at[i].set(v)`` is ``x[i] = v`` without modifying ``x``; ``add``, ``multiply``
-    (``mul``), ``divide``, ``power``, ``min`` and ``max`` accumulate over repeated indices
-    (as ``numpy.add.at`` and friends), ``apply(ufunc)`` applies a unary function at the
-    indices and ``get(mode=, fill_value=)`` reads. ``mode``: None (NumPy's checks),
-    "clip", or "fill"/"drop" (out-of-bounds reads give ``fill_value``, writes are dropped).
-    """
-
-    __slots__ = ("array",)
-
-    def __init__(self, array):
-        self.array = array
-
-    def __getitem__(self, key) -> _IndexUpdateRef:
-        return _IndexUpdateRef(self.array, key)
-
-    def __repr__(self):
-        return f"_IndexUpdateHelper({self.array!r})"
-
-
-class _IndexUpdateRef:
-    __slots__ = ("array", "key")
-
-    def __init__(self, array, key):
-        self.array, self.key = array, key
-
-    def __repr__(self):
-        return f"_IndexUpdateRef({self.array!r}, {self.key!r})"
-
-    def _v(self):
-        return raw(self.array)
-
-    def get(self, *, mode: str | None = None, fill_value: Any = None,
-            indices_are_sorted: bool = False, unique_indices: bool = False) -> ndarray:
-        """``x[key]``, with the out-of-bounds behaviour chosen by ``mode``."""
-        return wrap(index_value(self._v(), self.key, mode, fill_value))
-
-    def _update(self, values, op, mode):
-        v = self._v()
-        dtype = get_aval(v).dtype
-        u = assigned_value(values, dtype) if op == "set" else cast_v(raw(values), dtype)
-        return wrap(update_value(v, self.key, u, op, mode))
-
-    def set(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-            unique_indices: bool = False) -> ndarray:
-        """A copy with ``x[key] = values``."""
-        return self._update(values, "set", mode)
-
-    def add(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-            unique_indices: bool = False) -> ndarray:
-        """A copy with ``values`` added at ``key`` (repeated indices accumulate)."""
-        return self._update(values, "add", mode)
-
-    def multiply(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-                 unique_indices: bool = False) -> ndarray:
-        """A copy with the elements at ``key`` multiplied by ``values``."""
-        return self._update(values, "mul", mode)
-
-    mul = multiply
-
-    def min(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-            unique_indices: bool = False) -> ndarray:
-        """A copy with ``minimum(x[key], values)`` at ``key``."""
-        return self._update(values, "min", mode)
-
-    def max(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-            unique_indices: bool = False) -> ndarray:
-        """A copy with ``maximum(x[key], values)`` at ``key``."""
-        return self._update(values, "max", mode)
-
-    def divide(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-               unique_indices: bool = False) -> ndarray:
-        """A copy with the elements at ``key`` divided by ``values``."""
-        return self._by_product(values, lax.div_p, np.divide, mode)
-
-    def power(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
-              unique_indices: bool = False) -> ndarray:
-        """A copy with the elements at ``key`` raised to ``values``."""
-        return self._by_product(values, lax.pow_p, np.power, mode)
-
-    def _by_product(self, values, prim, np_ufunc, mode):
-        # x / y1 / y2 == x / (y1 * y2): one multiplicative scatter of the divisors (or
-        # exponents) into ones, then one elementwise operation over the whole array.
-        v = self._v()
-        dtype = get_aval(v).dtype
-        u = cast_v(raw(values), dtype)
-        ones = lax.broadcast_in_dim_p.bind(cast_v(1, dtype), shape=shape_of(v),
-                                           broadcast_dimensions=())
-        factor = update_value(ones, self.key, u, "mul", mode)
-        loop = loop_dtypes(np_ufunc, get_aval(v), get_aval(factor))[0]
-        out = prim.bind(cast_v(v, loop), cast_v(factor, loop))
-        return wrap(cast_v(out, dtype))
-
-    def apply(self, func: Callable, *, mode: str | None = None,
-              indices_are_sorted: bool = False, unique_indices: bool = False) -> ndarray:
-        """A copy with ``func`` (a unary function of arrays) applied at ``key``; a
-        repeated index is applied once (``numpy.ufunc.at`` applies it repeatedly)."""
-        v = self._v()
-        dtype = get_aval(v).dtype
-        got = wrap(index_value(v, self.key, mode))
-        u = cast_v(raw(func(got)), dtype)
-        return wrap(update_value(v, self.key, u, "set", mode))

@@ -21,7 +21,8 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import result_type
-from xnp._indexing import assigned_value, index_value, update_value
+from xnp._index_update import assigned_value, update_value
+from xnp._indexing import index_value
 from xnp._util import (
     broadcast_to_v,
     cast_v,

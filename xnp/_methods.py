@@ -409,7 +409,7 @@ def _install_methods():
     ndarray.__getitem__ = _getitem
     ndarray.__setitem__ = _setitem
     ndarray.setflags = setflags
-    ndarray.at = property(lambda self: xnp._indexing.IndexUpdateHelper(self))
+    ndarray.at = property(lambda self: xnp._index_update.IndexUpdateHelper(self))
     ndarray.__array_ufunc__ = _array_ufunc
     ndarray.__array_function__ = _array_function
 
@@ -421,7 +421,7 @@ def _setitem(self, key, value):
     view = view_info(self)
     if view is None:
         if not _setitem_in_place(self, key, value):
-            self._value = xnp._indexing.setitem_value(self, key, value)
+            self._value = xnp._index_update.setitem_value(self, key, value)
         return
     base, base_key = view
     if view_info(base) is None:
@@ -438,7 +438,7 @@ def _setitem(self, key, value):
             self._value = read_view(base._value, base_key)
             return
     refresh(self, view)
-    self._value = xnp._indexing.setitem_value(self, key, value)
+    self._value = xnp._index_update.setitem_value(self, key, value)
     write_back(self, view)
 
 
