@@ -100,12 +100,17 @@ def defjvp(prim, *rules, use_ans: bool = False):
                 contrib = fit(contrib, ca.update(dtype=dtype))
             # Contributions of broadcast operands are summed as they are (the sum
             # broadcasts); only the total is broadcast to the output's shape, if need be.
-            total = contrib if total is None else add_tangents(total, contrib)
+            if total is None:
+                total, shape = contrib, ca.shape
+            else:
+                total = add_tangents(total, contrib)
+                shape = None
         if total is None:
             return out, Zero.of_value(out)
         oshape = out.shape if type(out) is np.ndarray else get_aval(out).shape
-        ta = total.aval if isinstance(total, Tracer) else get_aval(total)
-        return out, (total if ta.shape == oshape else fit(total, get_aval(out)))
+        if shape is None:
+            shape = (total.aval if isinstance(total, Tracer) else get_aval(total)).shape
+        return out, (total if shape == oshape else fit(total, get_aval(out)))
     prim.jvp = jvp
     return jvp
 

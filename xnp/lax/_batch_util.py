@@ -63,6 +63,13 @@ def batch_elementwise(prim):
     def rule(vals, dims, **params):
         if len(vals) == 1:
             return prim.bind(*vals, **params), dims[0]
+        if len(vals) == 2:      # the common cases first: nothing needs to move
+            (x, y), (dx, dy) = vals, dims
+            if dx is not None and (dy == dx and _ndim(x) == _ndim(y) or
+                                   dy is None and _ndim(y) == 0):
+                return prim.bind(x, y, **params), dx
+            if dx is None and dy is not None and _ndim(x) == 0:
+                return prim.bind(x, y, **params), dy
         ranks, rank, first, uniform = [], 0, None, True
         for v, d in zip(vals, dims):
             r = v.ndim if type(v) is _ndarray else get_aval(v).ndim
@@ -92,6 +99,10 @@ def batch_elementwise(prim):
         return prim.bind(*out, **params), 0
     prim.batch = rule
     return rule
+
+
+def _ndim(v) -> int:
+    return v.ndim if type(v) is _ndarray else get_aval(v).ndim
 
 
 def _aligned(ranks, dims, rank, bdim) -> bool:
