@@ -53,11 +53,51 @@ def test_type_helpers():
     assert not xnp.may_share_memory(a, xnp.arange(4))
 
 
-def test_flags_describe_a_fresh_contiguous_array():
-    a = xnp.arange(6.0).reshape(2, 3)
-    assert a.flags.c_contiguous and a.flags["C_CONTIGUOUS"] and a.flags.writeable
-    assert a.flags.owndata and not a.flags.f_contiguous
-    assert xnp.ones(3).flags.f_contiguous          # 1-d: both, as in NumPy
+_LAYOUTS = {
+    "fresh": lambda m: m.arange(6.0).reshape(2, 3),
+    "1-d": lambda m: m.ones(3),
+    "transpose": lambda m: m.arange(6.0).reshape(2, 3).T,
+    "strided": lambda m: m.arange(12.0).reshape(3, 4)[:, ::2],
+    "rows": lambda m: m.arange(12.0).reshape(3, 4)[::2],
+    "asfortranarray": lambda m: m.asfortranarray(m.arange(6.0).reshape(2, 3)),
+    "array order F": lambda m: m.array(m.arange(6).reshape(3, 2), order="F"),
+    "asarray order C of F": lambda m: m.asarray(m.arange(6.0).reshape(2, 3).T, order="C"),
+    "ascontiguousarray": lambda m: m.ascontiguousarray(m.arange(6.0).reshape(2, 3).T),
+    "zeros F": lambda m: m.zeros((2, 3, 4), order="F"),
+    "full F": lambda m: m.full((2, 2), 3.0, order="F"),
+    "empty_like K": lambda m: m.empty_like(m.arange(6.0).reshape(2, 3).T),
+    "ones_like C": lambda m: m.ones_like(m.arange(6.0).reshape(2, 3).T, order="C"),
+    "copy K": lambda m: m.copy(m.arange(6.0).reshape(2, 3).T),
+    "method copy": lambda m: m.arange(6.0).reshape(2, 3).T.copy(),
+    "require F": lambda m: m.require(m.arange(6.0).reshape(2, 3), requirements="F"),
+    "require CO": lambda m: m.require(m.arange(6.0).reshape(2, 3).T, requirements="CO"),
+    "sum": lambda m: m.arange(6.0).reshape(2, 3) + 1,
+}
+
+
+@pytest.mark.parametrize("name", list(_LAYOUTS))
+def test_layout_flags_and_strides_match_numpy(name):
+    make = _LAYOUTS[name]
+    x, n = make(xnp), make(np)
+    assert x.strides == n.strides
+    for flag in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
+        assert x.flags[flag] == n.flags[flag], flag
+    assert xnp.isfortran(x) == np.isfortran(n)
+    for order in "CFAK":
+        np.testing.assert_array_equal(xnp.ravel(x, order=order), np.ravel(n, order=order))
+        np.testing.assert_array_equal(x.flatten(order), n.flatten(order))
+    np.testing.assert_array_equal(x.reshape(-1, order="A"), n.reshape(-1, order="A"))
+
+
+def test_layout_of_traced_values_is_c_order():
+    seen = []
+
+    def f(a):
+        seen.append((a.strides, a.flags.c_contiguous, a.flags.f_contiguous))
+        return a
+    xnp.jit(f)(xnp.asfortranarray(xnp.ones((2, 3))))
+    assert seen == [(np.ones((2, 3)).strides, True, False)]
+    assert xnp.asfortranarray(xnp.ones((2, 3))).flags.writeable
 
 
 def test_lib_numpy_version_and_stride_tricks_exist():

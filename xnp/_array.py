@@ -77,9 +77,9 @@ class ndarray:
 
     @property
     def flags(self):
-        """NumPy's memory-layout flags of a freshly allocated array of this shape and dtype
-        (xnp arrays have no layout of their own: C-contiguous, owning), with a live
-        ``writeable`` flag (``a.flags.writeable = False`` makes writes raise)."""
+        """NumPy's memory-layout flags of the array's value (a transpose is Fortran-ordered,
+        as in NumPy; a traced array is C-ordered), with a live ``writeable`` flag
+        (``a.flags.writeable = False`` makes writes raise)."""
         from xnp._writeable import Flags
         return Flags(self)
 

@@ -16,6 +16,7 @@ import numpy as np
 import xnp
 from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
+from xnp._layout import with_order
 from xnp._util import raw
 from xnp._views import store_value
 from xnp._writeable import check_writeable
@@ -81,15 +82,18 @@ def putmask(a, mask, values) -> None:
 
 
 def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
-    """As :func:`asarray`, at least 1-d (xnp arrays have no memory order)."""
-    return xnp.array(a, dtype=dtype, copy=False, ndmin=1)
+    """As :func:`asarray`, at least 1-d, with a Fortran-ordered value (copied if need be)."""
+    if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype) \
+            and with_order(a._value, "F") is a._value:
+        return a                        # NumPy returns a Fortran-ordered array itself
+    return xnp.asarray(xnp.array(a, dtype=dtype, copy=False, ndmin=1), order="F")
 
 
 def require(a, dtype=None, requirements: str | Sequence[str] | None = None, *,
             like=None) -> ndarray:
-    """:func:`asarray` with ``dtype``; the layout requirements (C, F, A, W, O, E and their
-    long names) are checked for validity and hold trivially: an xnp array is its own
-    contiguous, aligned, writeable value."""
+    """:func:`asarray` with ``dtype`` meeting the requirements (C, F, A, W, O, E and their
+    long names), as :func:`numpy.require`: a copy where the layout (C or Fortran order),
+    ownership or writeability asks for one."""
     valid = {"C", "C_CONTIGUOUS", "CONTIGUOUS", "F", "F_CONTIGUOUS", "FORTRAN", "A",
              "ALIGNED", "W", "WRITEABLE", "O", "OWNDATA", "E", "ENSUREARRAY"}
     reqs = list(requirements or [])          # a string is its letters, as in NumPy
@@ -100,7 +104,13 @@ def require(a, dtype=None, requirements: str | Sequence[str] | None = None, *,
     if ({"C", "C_CONTIGUOUS", "CONTIGUOUS"} & upper and
             {"F", "F_CONTIGUOUS", "FORTRAN"} & upper):
         raise ValueError('Cannot specify both "C" and "F" order')
-    return xnp.asarray(a, dtype=dtype)
+    order = "C" if {"C", "C_CONTIGUOUS", "CONTIGUOUS"} & upper else \
+        "F" if {"F", "F_CONTIGUOUS", "FORTRAN"} & upper else None
+    out = xnp.asarray(a, dtype=dtype, order=order)
+    if ({"O", "OWNDATA"} & upper and not out.flags.owndata) or \
+            ({"W", "WRITEABLE"} & upper and not out.flags.writeable):
+        out = xnp.copy(out, order=order or "K")
+    return out
 
 
 def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:

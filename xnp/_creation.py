@@ -19,6 +19,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import BFLOAT16, result_type
+from xnp._layout import is_fortran, resolve_order, with_order
 from xnp._shapes import (
     check_nonnegative,
     concat_v,
@@ -47,7 +48,7 @@ _PY_SCALARS = (bool, int, float, complex)
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
           like=None) -> ndarray:
     """Create an array, as :func:`numpy.array`. Nested lists may hold xnp arrays, also
-    traced ones. ``order`` is accepted and ignored (xnp arrays have no memory layout);
+    traced ones. ``order`` gives the memory layout of a concrete result, as in NumPy;
     nested sequences deeper than ``ndmax`` raise (NumPy would build an object array)."""
     _check_ndmax(object, ndmin, ndmax)
     dtype = to_dtype(dtype)
@@ -59,7 +60,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     if ndmin > len(shape_v(value_)):
         shape = shape_v(value_)
         value_ = lax.reshape_p.bind(value_, new_sizes=(1,) * (ndmin - len(shape)) + shape)
-    return wrap(value_)
+    return wrap(with_order(value_, order))
 
 
 def _check_ndmax(obj, ndmin: int, ndmax: int):
@@ -81,23 +82,25 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
 
     Python scalars give float64/int64/bool/complex128 arrays, as in NumPy.
     """
-    if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype):
+    if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype) \
+            and (order in (None, "K", "A") or with_order(a._value, order) is a._value):
         return a        # the same array, so that in-place writes show through (NumPy)
     if copy is False and dtype is not None and np.dtype(dtype) != np.result_type(
             _value_of(a) if not isinstance(_value_of(a), (list, tuple)) else np.asarray(a)):
         raise ValueError("asarray: Unable to avoid copy while creating an array as "
                          "requested.")
-    return array(a, dtype=dtype, copy=bool(copy))
+    return array(a, dtype=dtype, copy=bool(copy), order=_order_arg(order))
 
 
 asanyarray = asarray
 
 
 def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
-    """As :func:`asarray` (xnp arrays have no memory layout); at least 1-d, as NumPy."""
-    if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype):
+    """As :func:`asarray`, at least 1-d, with a C-ordered value (copied if need be)."""
+    if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype) \
+            and with_order(a._value, "C") is a._value:
         return a                        # NumPy returns a contiguous array itself
-    return array(a, dtype=dtype, copy=False, ndmin=1)
+    return array(a, dtype=dtype, copy=False, order="C", ndmin=1)
 
 
 def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
@@ -125,8 +128,18 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
 
 
 def copy(a, order="K", subok=False) -> ndarray:
-    """A copy of the array (a ``copy`` primitive)."""
-    return wrap(lax.copy_p.bind(value(a)))
+    """A copy of the array (a ``copy`` primitive); ``order`` is the memory layout of a
+    concrete copy, as in NumPy ('K' and 'A' keep a Fortran-ordered one)."""
+    v = value(a)
+    return wrap(lax.copy_p.bind(v, order=resolve_order(v, _order_arg(order))))
+
+
+def _order_arg(order) -> str:
+    if order is None:
+        return "K"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return order
 
 
 # --- filled arrays -----------------------------------------------------------------------------
@@ -150,18 +163,31 @@ def _constant(shape: tuple, number, dtype) -> ndarray:
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
-    """An array of zeros (float64 by default)."""
-    return _constant(_shape(shape), 0, dtype)
+    """An array of zeros (float64 by default), Fortran-ordered for ``order='F'``."""
+    return _ordered(_constant(_shape(shape), 0, dtype), order)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
-    """An array of ones (float64 by default)."""
-    return _constant(_shape(shape), 1, dtype)
+    """An array of ones (float64 by default), Fortran-ordered for ``order='F'``."""
+    return _ordered(_constant(_shape(shape), 1, dtype), order)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """As :func:`zeros`: xnp never exposes uninitialised memory."""
-    return _constant(_shape(shape), 0, dtype)
+    return _ordered(_constant(_shape(shape), 0, dtype), order)
+
+
+def _ordered(out: ndarray, order, like=None) -> ndarray:
+    """``out`` in the memory layout ``order`` asks for ('K'/'A' follow ``like``)."""
+    order = _order_arg(order)
+    if order in ("K", "A"):
+        if like is None or not is_fortran(value(like)):
+            return out
+        order = "F"
+    if order == "C":
+        return out
+    out._value = with_order(out._value, order)
+    return out
 
 
 def _fill_value(fill, dt):
@@ -177,7 +203,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     of ``dtype`` or else the fill value's dtype."""
     shape = _shape(shape)
     fill = _fill_value(fill_value, to_dtype(dtype))
-    return wrap(_filled(shape, fill))
+    return _ordered(wrap(_filled(shape, fill)), order)
 
 
 def _like(a, dtype, shape):
@@ -190,27 +216,27 @@ def _like(a, dtype, shape):
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
     """Zeros with the shape and dtype of ``a`` (or those given)."""
     shape, dt = _like(a, dtype, shape)
-    return _constant(shape, 0, dt)
+    return _ordered(_constant(shape, 0, dt), order, a)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
     """Ones with the shape and dtype of ``a`` (or those given)."""
     shape, dt = _like(a, dtype, shape)
-    return _constant(shape, 1, dt)
+    return _ordered(_constant(shape, 1, dt), order, a)
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
                device=None) -> ndarray:
     """As :func:`zeros_like`: xnp never exposes uninitialised memory."""
     shape, dt = _like(prototype, dtype, shape)
-    return _constant(shape, 0, dt)
+    return _ordered(_constant(shape, 0, dt), order, prototype)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None) -> ndarray:
     """``fill_value`` broadcast to the shape of ``a``, cast (unsafely) to its dtype."""
     shape, dt = _like(a, dtype, shape)
-    return wrap(_filled(shape, _fill_value(fill_value, dt)))
+    return _ordered(wrap(_filled(shape, _fill_value(fill_value, dt))), order, a)
 
 
 # --- ranges -------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
+from xnp._layout import resolve_order
 from xnp._shapes import (
     atleast_v,
     check_nonnegative,
@@ -50,14 +51,17 @@ __all__ = [
 ]
 
 
-def _order(order, allowed=("C", "F", "A", "K"), what="order") -> str:
+def _order(order, allowed=("C", "F", "A", "K"), what="order", v=None) -> str:
+    """'C' or 'F': the index order ``order`` means for value ``v`` ('A' and 'K' read a
+    Fortran-ordered array in Fortran order, as NumPy)."""
     if order is None:
         return "C"
     if order not in allowed:
         if order in ("C", "F", "A", "K"):
             raise ValueError(f"order {order!r} is not permitted for {what}")
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    return "F" if order == "F" else "C"
+    return resolve_order(v, order) if order in ("A", "K") and v is not None else \
+        "F" if order == "F" else "C"
 
 
 # --- shapes and axes --------------------------------------------------------------------------
@@ -91,23 +95,25 @@ def _shape_str(shape) -> str:
 def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> ndarray:
     """Give a new shape to an array without changing its data, as :func:`numpy.reshape`.
 
-    One dimension may be -1 (inferred). ``order='F'`` reads and writes in Fortran order;
-    'A' is 'C' (xnp arrays have no memory layout). ``copy`` is accepted; no views exist.
+    One dimension may be -1 (inferred). ``order='F'`` reads and writes in Fortran order,
+    'A' does for a Fortran-ordered array. ``copy`` is accepted.
     """
     if shape is None:
         raise TypeError("reshape() missing 1 required positional argument: 'shape'")
     v = value(a)
     shape = shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
-    order = _order(order, ("C", "F", "A"), "reshaping")
+    order = _order(order, ("C", "F", "A"), "reshaping", v)
     out = wrap(reshape_v(v, _infer_shape(size, shape), order))
     return reshape_view(out, a) if order != "F" else out
 
 
 def ravel(a, order: str = "C") -> ndarray:
-    """The flattened array (in Fortran order for ``order='F'``), as :func:`numpy.ravel`."""
+    """The flattened array, as :func:`numpy.ravel`: in Fortran order for ``order='F'``,
+    and for 'A' and 'K' when ``a`` is Fortran-ordered ('K' reads other strided layouts in
+    C order, where NumPy follows the strides)."""
     v = value(a)
-    order = _order(order)
+    order = _order(order, v=v)
     out = wrap(reshape_v(v, (math.prod(shape_v(v)),), order))
     return reshape_view(out, a) if order != "F" else out
 

@@ -21,7 +21,7 @@ from transforms.core import (
     concrete_or_error,
     get_aval,
 )
-from xnp import lax
+from xnp import _layout, lax
 from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
@@ -319,7 +319,8 @@ def _install_byte_methods():
     ndarray.dumps = lambda self: _concrete_numpy(self, "x.dumps()").dumps()
     ndarray.dump = lambda self, file: _concrete_numpy(self, "x.dump()").dump(file)
     ndarray.byteswap = lambda self, inplace=False: _byteswap(self, inplace)
-    ndarray.strides = property(lambda self: np.empty(self.shape, self.dtype).strides)
+    ndarray.strides = property(lambda self: _layout.strides(self._value, self.shape,
+                                                             self.dtype))
     ndarray.data = property(lambda self: memoryview(np.ascontiguousarray(
         _concrete_numpy(self, "x.data"))))
     ndarray.__class_getitem__ = classmethod(lambda cls, item: types.GenericAlias(cls, item))
@@ -361,7 +362,7 @@ def _delegate(name):
 
 _DELEGATED = [
     "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
-    "cumsum", "cumprod", "clip", "round", "conj", "conjugate", "copy", "dot", "argsort",
+    "cumsum", "cumprod", "clip", "round", "conj", "conjugate", "dot", "argsort",
     "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
     "searchsorted", "ptp", "choose", "argpartition", "put",
 ]
@@ -400,6 +401,7 @@ def _install_methods():
     _install_byte_methods()
     ndarray.view = _view
     ndarray.sort = _sort
+    ndarray.copy = lambda self, order="C": xnp.copy(self, order=order)
     ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
     ndarray.T = property(lambda self: xnp.transpose(self))
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))

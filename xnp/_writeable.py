@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import weakref
 
-import numpy as np
-
 _READ_ONLY: dict = {}          # id(handle) -> weakref to it
 
 
@@ -42,14 +40,15 @@ def check_writeable(h, what: str = "assignment destination") -> None:
 
 
 class Flags:
-    """``ndarray.flags``: NumPy's flags of a fresh C-contiguous array of the same shape and
-    dtype (xnp arrays have no layout of their own), with a live ``writeable`` flag."""
+    """``ndarray.flags``: NumPy's layout flags of the array's value (those of a fresh
+    C-ordered array when traced), with xnp's live ``writeable`` flag."""
 
     __slots__ = ("_array", "_layout")
 
     def __init__(self, array):
         self._array = array
-        self._layout = np.empty(array.shape, array.dtype).flags
+        from xnp._layout import layout_flags
+        self._layout = layout_flags(array._value, array.shape, array.dtype)
 
     @property
     def writeable(self) -> bool:

@@ -216,7 +216,10 @@ def _pad_impl(x, padding_value, *, padding_config):
 
 pad_p = primitive("pad", impl=_pad_impl, abstract_eval=_pad_eval)
 
-copy_p = primitive("copy", impl=lambda x: np.array(x, copy=True), abstract_eval=_same)
+# ``order`` ('K', 'C' or 'F') is the NumPy memory layout of an eager copy; it changes no
+# value, and the other rules ignore it.
+copy_p = primitive("copy", impl=lambda x, *, order="K": np.array(x, copy=True, order=order),
+                   abstract_eval=_same)
 
 __all__ = [name for name in dir() if name.endswith("_p")]
 
@@ -330,7 +333,7 @@ deflinear(rev_p, lambda ct, x, *, dimensions: [rev_p.bind(ct, dimensions=dimensi
 deflinear(concatenate_p, _concatenate_transpose)
 pad_p.jvp = _pad_jvp
 deftranspose(pad_p, _pad_transpose)
-deflinear(copy_p, lambda ct, x: [ct])
+deflinear(copy_p, lambda ct, x, **_: [ct])
 
 
 # --- batching ------------------------------------------------------------------------------------
@@ -532,5 +535,5 @@ rev_p.lower = _rev_lower
 concatenate_p.lower = _concatenate_lower
 pad_p.lower = _pad_lower
 for _p in (copy_p, stop_gradient_p):
-    _p.lower = lambda ctx, x: x
+    _p.lower = lambda ctx, x, **_: x
 del _p

@@ -1,0 +1,78 @@
+"""Memory layout of concrete xnp arrays, as NumPy reports it.
+
+An xnp array is a value; its layout matters only for what NumPy shows of it: ``flags``,
+``strides``, and the reading order of ``ravel``/``flatten``/``copy`` with ``order='K'`` or
+``'A'``. Eagerly an array's value is a NumPy array whose layout follows NumPy's own rules
+(a transpose is a Fortran-ordered view, ``asfortranarray`` copies into Fortran order), so
+these report what NumPy would. Traced values and compiled results are C-ordered.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from transforms.core import Tracer
+
+__all__: list = []
+
+
+def numpy_value(v) -> np.ndarray | None:
+    """The NumPy array behind a concrete value; None when ``v`` is traced."""
+    if type(v) is np.ndarray:
+        return v
+    if isinstance(v, Tracer):
+        return None
+    return np.asarray(v)
+
+
+def is_fortran(v) -> bool:
+    """Whether the concrete value ``v`` is Fortran-contiguous and not C-contiguous."""
+    a = numpy_value(v)
+    return a is not None and a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
+
+
+def resolve_order(v, order: str) -> str:
+    """'C' or 'F' for a reading or copying ``order`` of value ``v``: 'A' and 'K' mean
+    Fortran order for a Fortran-ordered array (for other strided layouts 'K' reads in C
+    order, where NumPy follows the strides)."""
+    if order in ("A", "K"):
+        return "F" if is_fortran(v) else "C"
+    return "F" if order == "F" else "C"
+
+
+def with_order(v, order: str | None):
+    """``v`` laid out in ``order`` ('C', 'F', 'A', 'K' or None to keep it), copied only
+    when its layout differs; a traced value is returned as it is."""
+    if order is None or order == "K":
+        return v
+    want = resolve_order(v, order)
+    a = numpy_value(v)
+    if a is None or a.ndim < 2:
+        return v
+    if a.flags.c_contiguous if want == "C" else a.flags.f_contiguous:
+        return v
+    from xnp import lax
+    return lax.copy_p.bind(v, order=want)
+
+
+def strides(v, shape: tuple, dtype: np.dtype) -> tuple:
+    """NumPy's ``strides`` of a value: its own when concrete, else C order's."""
+    a = numpy_value(v)
+    if a is not None and a.shape == tuple(shape):
+        return a.strides
+    if 0 in shape:
+        return np.empty(shape, dtype).strides
+    out, step = [], dtype.itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def layout_flags(v, shape: tuple, dtype: np.dtype):
+    """NumPy's flags object describing the layout of a value (a fresh C-ordered array's
+    for a traced one)."""
+    a = numpy_value(v)
+    if a is not None and a.shape == tuple(shape):
+        return a.flags
+    return np.empty(shape, dtype).flags
