@@ -150,12 +150,22 @@ def test_negative_strides(case, dtype):
     _same(got, _loop(a, shape, steps, start=k))
 
 
-def test_negative_strides_from_reversed_array():
-    # xnp's a[::-1] is a new C-contiguous array; positive strides over it walk a backwards.
-    a = np.arange(8.0)
+def test_views_are_read_in_their_numpy_layout():
+    # a[::-1], a transpose and a strided slice have NumPy's strides; strides built from
+    # them address the same elements as in NumPy.
+    a = np.arange(12.0)
     x = xnp.asarray(a)[::-1]
-    _same(as_strided(x, (6, 3), (8, 8)), np_as_strided(a[::-1].copy(), (6, 3), (8, 8)).copy())
-    _same(as_strided(x, (6, 3), (8, 8)), _loop(a, (6, 3), (-1, -1), start=7))
+    assert x.strides == a[::-1].strides == (-8,)
+    _same(as_strided(x, (6, 3), (-8, -8)), np_as_strided(a[::-1], (6, 3), (-8, -8)).copy())
+    with pytest.raises(ValueError, match="outside the elements of x"):
+        as_strided(x, (6, 3), (8, 8))     # NumPy would read past the end of a
+    m = a.reshape(3, 4)
+    for view in (lambda v: v.T, lambda v: v[:, ::2], lambda v: v[::-1, 1:]):
+        xv, nv = view(xnp.asarray(m)), view(m)
+        assert xv.strides == nv.strides
+        _same(as_strided(xv), np_as_strided(nv).copy())
+        shape = (2,) + nv.shape[1:]
+        _same(as_strided(xv, shape, xv.strides), np_as_strided(nv, shape, nv.strides).copy())
 
 
 def test_negative_strides_without_offset_are_out_of_range():

@@ -1,9 +1,9 @@
 """numpy.lib.stride_tricks for xnp: windows and broadcasting as array values.
 
-xnp arrays have no strides, so ``sliding_window_view`` returns a new array holding every
-window (NumPy returns a read-only view of the input); values, shapes and dtypes agree.
-``as_strided`` reads its input as if laid out C-contiguously (xnp arrays have no layout of
-their own) and gathers the addressed elements into a new array.
+``sliding_window_view`` returns a new array holding every window (NumPy returns a
+read-only view of the input); values, shapes and dtypes agree. ``as_strided`` reads its
+input in the layout ``x.strides`` reports and gathers the addressed elements into a new
+array.
 """
 
 from __future__ import annotations
@@ -69,14 +69,15 @@ def sliding_window_view(x, window_shape: int | Sequence[int], axis=None, *,
 def as_strided(x, shape=None, strides=None, subok: bool = False,
                writeable: bool = True, *, offset: int = 0) -> ndarray:
     """An array of ``shape`` whose elements are read from ``x`` at byte ``strides``, as
-    :func:`numpy.lib.stride_tricks.as_strided`, with ``x`` taken to be laid out
-    C-contiguously (the layout ``x.strides`` reports).
+    :func:`numpy.lib.stride_tricks.as_strided`, with ``x`` laid out as ``x.strides``
+    reports (C order, or NumPy's layout of a transpose or strided slice).
 
-    Element ``(i_0, ..., i_k)`` of the result is ``x.ravel()[(offset + sum(i_j *
-    strides[j])) // x.itemsize]``. ``shape`` defaults to ``x.shape``; ``strides`` defaults
-    to the C-contiguous strides of the result's shape (``x.strides`` when ``shape`` is
-    ``x.shape``), which is what NumPy does for a contiguous ``x``. Zero strides repeat
-    elements (broadcasting) and negative strides walk backwards.
+    Element ``(i_0, ..., i_k)`` of the result is the element of ``x`` at byte ``offset +
+    sum(i_j * strides[j])`` from its first one (for a C-ordered ``x``, ``x.ravel()[that
+    // x.itemsize]``). ``shape`` defaults to ``x.shape``; ``strides`` defaults to
+    ``x.strides`` (to the C-contiguous strides of the result's shape for another
+    ``shape``). Zero strides repeat elements (broadcasting) and negative strides walk
+    backwards.
 
     Differences from NumPy:
 
@@ -84,13 +85,13 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
       writing to ``x`` does not change it). ``writeable`` is accepted for compatibility,
       but the result is always an ordinary writeable copy; ``subok`` has no effect (xnp
       has no array subclasses).
-    * Offsets are checked: every element addressed must lie inside ``x`` (offsets in
-      ``[0, x.size)``), otherwise ``ValueError`` is raised; NumPy reads whatever memory
-      is there. Strides must be whole multiples of ``x.itemsize``, and ``shape`` and
+    * Offsets are checked: every element addressed must be an element of ``x``,
+      otherwise ``ValueError`` is raised; NumPy reads whatever memory is there.
+      Strides must be whole multiples of ``x.itemsize``, and ``shape`` and
       ``strides`` must have the same length.
     * NumPy starts at ``x``'s data pointer, which for a view such as ``a[k:]`` lies inside
-      ``a``'s memory, so negative strides can reach back before it. xnp arrays are not
-      memory, so reading starts at element 0 of ``x.ravel()``; the keyword-only
+      ``a``'s memory, so negative strides can reach back before it. xnp reads only ``x``'s
+      elements, starting at its first; the keyword-only
       ``offset`` (an xnp extension, in bytes like ``numpy.ndarray``'s ``offset``) moves
       the start: NumPy's ``as_strided(a[k:], shape, strides)`` is xnp's
       ``as_strided(a, shape, strides, offset=k * a.itemsize)`` for a 1-d ``a``.
@@ -104,7 +105,7 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
     if any(n < 0 for n in shape):
         raise ValueError(f"as_strided: negative dimensions are not allowed in shape {shape}")
     if strides is None:
-        strides = _c_strides(shape, itemsize)
+        strides = x.strides if shape == x.shape else _c_strides(shape, itemsize)
     strides = tuple(operator.index(s) for s in strides)
     if len(shape) != len(strides):
         raise ValueError(f"as_strided: shape {shape} and strides {strides} must have the "
@@ -124,7 +125,9 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
     for axis, (n, step) in enumerate(zip(shape, steps)):
         pos = np.arange(n, dtype=np.intp) * step
         offsets = offsets + pos.reshape((n,) + (1,) * (len(shape) - axis - 1))
-    if offsets.size:
+    if x.strides != _c_strides(x.shape, itemsize) and x.size > 1:
+        offsets = _element_positions(offsets, x, strides, offset)
+    elif offsets.size:
         lo, hi = int(offsets.min()), int(offsets.max())
         if lo < 0 or hi >= x.size:
             raise ValueError(f"as_strided: shape {shape} with strides {strides} (offset "
@@ -133,6 +136,28 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
     # Gather flat and reshape: a 0-d index would make take return a scalar, and NumPy's
     # as_strided gives a 0-d array.
     return xnp.reshape(xnp.take(xnp.ravel(x), offsets.ravel()), shape)
+
+
+def _element_positions(offsets, x, strides, offset):
+    """Positions in ``x.ravel()`` of the elements at memory ``offsets`` (in items, from
+    x's first element) of an ``x`` that is not C-contiguous (a transpose, a strided
+    slice): x's own strides say where each of its elements lies. Static work on shapes
+    and strides, never on values."""
+    steps = [s // x.itemsize for s in x.strides]
+    memory = np.zeros(x.shape, dtype=np.intp)
+    for axis, (n, step) in enumerate(zip(x.shape, steps)):
+        memory = memory + (np.arange(n, dtype=np.intp) * step).reshape(
+            (n,) + (1,) * (x.ndim - axis - 1))
+    memory = memory.ravel()
+    order = np.argsort(memory, kind="stable")
+    found = np.searchsorted(memory[order], offsets)
+    hit = (found < memory.size) & (memory[order][np.minimum(found, memory.size - 1)]
+                                    == offsets)
+    if not hit.all():
+        raise ValueError(f"as_strided: strides {strides} (offset {offset}) address memory "
+                         f"outside the elements of x (shape {x.shape}, strides "
+                         f"{x.strides}); xnp reads only x's own elements")
+    return order[found]
 
 
 def _c_strides(shape: tuple, itemsize: int) -> tuple:
