@@ -3,8 +3,9 @@
 
 ``copyto`` and ``putmask`` modify their first argument in NumPy: here it must be an xnp
 array, whose handle is rebound to the updated value (a select between the old and new
-values), so they also work on traced arrays under grad, vmap and jit. xnp arrays have
-no memory layout: ``asfortranarray`` and ``require`` return arrays equal to their input.
+values), so they also work on traced arrays under grad, vmap and jit.
+``asfortranarray`` and ``require`` copy into the memory layout asked for (see
+:mod:`xnp._layout`), as NumPy does.
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ def shares_memory(a, b, /, max_work=None) -> bool:
 
 
 def isfortran(a) -> bool:
-    """Whether ``a`` is Fortran-ordered and not C-ordered: xnp arrays have no memory
-    layout of their own, so this reports on the NumPy value behind them."""
+    """Whether ``a`` is Fortran-ordered and not C-ordered (the layout of the NumPy value
+    behind it, as ``a.flags`` reports)."""
     return _np.isfortran(_numpy(a))
 
 
