@@ -83,7 +83,7 @@ def test_layout_flags_and_strides_match_numpy(name):
     for flag in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
         assert x.flags[flag] == n.flags[flag], flag
     assert xnp.isfortran(x) == np.isfortran(n)
-    for order in "CFAK":
+    for order in "CFAKcfak":         # NumPy accepts lower case too
         np.testing.assert_array_equal(xnp.ravel(x, order=order), np.ravel(n, order=order))
         np.testing.assert_array_equal(x.flatten(order), n.flatten(order))
     np.testing.assert_array_equal(x.reshape(-1, order="A"), n.reshape(-1, order="A"))

@@ -137,6 +137,8 @@ def copy(a, order="K", subok=False) -> ndarray:
 def _order_arg(order) -> str:
     if order is None:
         return "K"
+    if isinstance(order, str):
+        order = order.upper()
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     return order

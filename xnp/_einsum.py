@@ -523,7 +523,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe' (got {casting!r})")
-    if order not in ("C", "F", "A", "K"):
+    if not (isinstance(order, str) and order.upper() in ("C", "F", "A", "K")):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     text, ops = _split_operands(operands)
     values = [strong(raw(op)) for op in ops]

@@ -43,6 +43,8 @@ def resolve_order(v, order: str) -> str:
 def with_order(v, order: str | None):
     """``v`` laid out in ``order`` ('C', 'F', 'A', 'K' or None to keep it), copied only
     when its layout differs; a traced value is returned as it is."""
+    if isinstance(order, str):
+        order = order.upper()
     if order is None or order == "K":
         return v
     want = resolve_order(v, order)

@@ -56,6 +56,8 @@ def _order(order, allowed=("C", "F", "A", "K"), what="order", v=None) -> str:
     Fortran-ordered array in Fortran order, as NumPy)."""
     if order is None:
         return "C"
+    if isinstance(order, str):
+        order = order.upper()           # NumPy accepts 'c', 'f', 'a', 'k'
     if order not in allowed:
         if order in ("C", "F", "A", "K"):
             raise ValueError(f"order {order!r} is not permitted for {what}")
