@@ -13,6 +13,20 @@ from xnp._array import _new_handle, ndarray, wrap_scalar_result
 from xnp._util import raw
 
 
+class _Missing:
+    """The default of the positional parameters: a call that leaves one out reaches the
+    ufunc through the override check (no cost on the common path), and this raises
+    NumPy's TypeError for it."""
+
+    def __array_ufunc__(self, uf, method, *args, **kwargs):
+        n = sum(a is not self for a in args)
+        raise TypeError(f"{uf.__name__}() takes from {uf.nin} to {uf.nin + uf.nout} "
+                        f"positional arguments but {n} {'was' if n == 1 else 'were'} given")
+
+
+MISSING = _Missing()
+
+
 def fast_callable(uf, override):
     """A plain function for ``uf`` whose common call (arrays in, no keywords) costs about
     one NumPy call plus a few hundred nanoseconds; keyword calls, and arguments that
@@ -24,7 +38,7 @@ def fast_callable(uf, override):
     if uf.nout != 1:
         call = lambda *args, **kwargs: uf(*args, **kwargs)
     elif uf.nin == 1:
-        def call(x, /, *args, **kwargs):
+        def call(x=MISSING, /, *args, **kwargs):
             if args or kwargs:
                 return uf(x, *args, **kwargs)
             if type(x) is handle:
@@ -44,7 +58,7 @@ def fast_callable(uf, override):
                 return h
             return r if isinstance(r, np.generic) else wrap_scalar_result(r)
     else:
-        def call(x1, x2, /, *args, **kwargs):
+        def call(x1=MISSING, x2=MISSING, /, *args, **kwargs):
             if args or kwargs:
                 return uf(x1, x2, *args, **kwargs)
             if type(x1) is handle:
@@ -70,7 +84,7 @@ def fast_callable(uf, override):
     call.__name__ = call.__qualname__ = uf.__name__
     call.__doc__ = uf.__doc__
     for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "reduceat",
-                 "outer", "at"):
+                 "outer", "at", "types", "ntypes", "signature"):
         setattr(call, attr, getattr(uf, attr))
     call.ufunc = uf
     return call

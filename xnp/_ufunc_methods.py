@@ -13,6 +13,10 @@ agrees with NumPy's sequential loop to rounding.
 from __future__ import annotations
 
 import builtins
+import contextlib
+import functools
+import re
+import warnings
 
 import numpy as np
 
@@ -25,6 +29,41 @@ REORDERABLE = frozenset({
     "bitwise_xor", "gcd"})      # NumPy does not count lcm
 _FOLD_LIMIT = 32       # longer subtract/divide folds use the sum/product form
 _ALGEBRAIC = {"subtract": ("add", "subtract"), "divide": ("multiply", "divide")}
+
+
+_IN_UFUNC = re.compile(r"encountered in \w+")
+
+
+@contextlib.contextmanager
+def _fp_errors_in(method: str):
+    """Floating-point errors raised or warned inside a reduction carry the method's name,
+    as NumPy's do ("divide by zero encountered in reduce"), whichever ufunc calls the
+    reduction is built from."""
+    def renamed(msg):
+        return _IN_UFUNC.sub(f"encountered in {method}", msg)
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            yield
+        except (FloatingPointError, RuntimeWarning) as e:   # errstate 'raise' / -W error
+            if len(e.args) == 1 and isinstance(e.args[0], str) and \
+                    _IN_UFUNC.search(e.args[0]):
+                raise type(e)(renamed(e.args[0])) from None
+            raise
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning) and _IN_UFUNC.search(str(w.message)):
+            warnings.warn(renamed(str(w.message)), w.category, stacklevel=5)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def _named_fp_errors(method: str):
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with _fp_errors_in(method):
+                return fn(*args, **kwargs)
+        return wrapper
+    return deco
 
 
 def _xnp():
@@ -90,6 +129,7 @@ def _store(v, out, name):
     return store(raw(v), out, name)
 
 
+@_named_fp_errors("reduce")
 def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
            where=True):
     """NumPy's ``ufunc.reduce`` for a binary ufunc without a reduction primitive."""
@@ -128,6 +168,7 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
     return _store(r, out, f"{name}.reduce")
 
 
+@_named_fp_errors("accumulate")
 def accumulate(uf, array, axis=0, dtype=None, out=None):
     """NumPy's ``ufunc.accumulate`` for a binary ufunc without a cumulative primitive."""
     xnp = _xnp()
@@ -161,6 +202,7 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     return _store(xnp.moveaxis(r, 0, axis), out, f"{name}.accumulate")
 
 
+@_named_fp_errors("reduceat")
 def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     """NumPy's ``ufunc.reduceat``: reductions over ``array[indices[i]:indices[i+1]]``
     along ``axis`` (``array[indices[i]]`` where the next index is not larger). The

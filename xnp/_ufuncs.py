@@ -18,7 +18,7 @@ from transforms.core import Primitive, Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
-from xnp._ufunc_fast import fast_callable
+from xnp._ufunc_fast import MISSING, fast_callable
 from xnp._util import cast_v, dtype_of, raw
 from xnp._views import refresh, store_value, view_info, write_back, write_numpy_out
 from xnp._writeable import check_writeable
@@ -55,15 +55,17 @@ class ufunc(metaclass=_UfuncMeta):
     def __repr__(self):
         return f"<xnp.ufunc '{self.__name__}'>"
 
-    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
+    def __call__(self, *args, out=MISSING, where=True, dtype=None, casting="same_kind",
                  order="K", subok=True, signature=None):
-        if len(args) != self.nin:
-            if len(args) == self.nin + self.nout and out is None:
-                args, out = args[:self.nin], args[self.nin:]
-            else:
-                raise TypeError(f"{self.__name__}() takes from {self.nin} to "
-                                f"{self.nin + self.nout} positional arguments but "
-                                f"{len(args)} were given")
+        from xnp import _ufunc_args
+        args, out = _ufunc_args.split_args(self, args, out, MISSING)
+        as_array = out is Ellipsis
+        if out is MISSING or as_array:
+            if where is not True and out is MISSING:
+                _ufunc_args.warn_where_without_out()
+            out = None
+        sig = None if signature is None else \
+            _ufunc_args.signature_dtypes(self, signature, dtype)
         other = _override(args + (out if isinstance(out, tuple) else (out,)))
         if other is not None:
             kwargs = {"out": out} if out is not None else {}
@@ -73,11 +75,11 @@ class ufunc(metaclass=_UfuncMeta):
                 kwargs["dtype"] = dtype
             return type(other).__array_ufunc__(other, self, "__call__", *args, **kwargs)
         values = [raw(a) for a in args]
-        if out is None and where is True and dtype is None:
+        if out is None and where is True and dtype is None and sig is None:
             result = self._fn(*values)
-            return wrap_scalar_result(result) if self.nout == 1 else \
-                tuple(map(wrap_scalar_result, result))
-        return _general_call(self, values, out, where, dtype, casting)
+            finish = _as_array if as_array else wrap_scalar_result
+            return finish(result) if self.nout == 1 else tuple(map(finish, result))
+        return _general_call(self, values, out, where, dtype, casting, sig, as_array)
 
     # --- methods ------------------------------------------------------------------------
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
@@ -129,22 +131,20 @@ class ufunc(metaclass=_UfuncMeta):
 
     def at(self, a, indices, b=None):
         """In-place unbuffered operation: rebinds the handle ``a`` to the result."""
-        if type(a) is not ndarray:
-            raise TypeError(f"{self.__name__}.at: the first argument must be an xnp array")
-        check_writeable(a)
-        at = a.at[indices]
-        if self.nin == 1:
-            a._value = raw(at.apply(self))
-            return None
-        method = {"add": "add", "multiply": "mul", "maximum": "max", "minimum": "min",
-                  "subtract": None}.get(self.__name__)
-        if method is None and self.__name__ != "subtract":
-            raise TypeError(f"xnp.{self.__name__}.at is not supported")
-        if self.__name__ == "subtract":
-            a._value = raw(at.add(negative(b)))
-        else:
-            a._value = getattr(at, method)(b)._value
-        return None
+        from xnp._ufunc_at import ufunc_at
+        return ufunc_at(self, a, indices, b)
+
+    @property
+    def types(self) -> list:
+        """NumPy's loops for this ufunc (``'ff->f'``, ...), less the object and datetime
+        ones xnp has no dtype for."""
+        return [t for t in self._np.types if not set(t) & set("OMm")]
+
+    @property
+    def ntypes(self) -> int:
+        return len(self.types)
+
+    signature = None    # elementwise: no core dimensions (NumPy's gufuncs have one)
 
 
 _REDUCERS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -181,8 +181,27 @@ def _override(args):
     return None
 
 
-def _general_call(uf, values, out, where, dtype, casting):
+_PY_SCALARS = (int, float, complex, bool)   # weak: cast to a signature's dtypes unchecked
+
+
+def _as_array(r):
+    """``out=...``: the result as an array also when it is 0-d."""
+    return wrap(np.asarray(r) if isinstance(r, np.generic) else r)
+
+
+def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=False):
     from xnp._util import where_v
+    out_dtypes = [None] * uf.nout
+    if sig is not None:
+        ins, out_dtypes = sig[:uf.nin], sig[uf.nin:]
+        if all(d is None for d in ins):       # outputs only: the loop of that dtype
+            dtype = out_dtypes[0]
+        else:
+            for i, (v, dt) in enumerate(zip(values, ins)):
+                if dt is not None and type(v) not in _PY_SCALARS and \
+                        not np.can_cast(dtype_of(v), dt, casting=casting):
+                    raise _casting_error("Input", uf, casting, dtype_of(v), dt, i)
+            values = [v if dt is None else cast_v(v, dt) for v, dt in zip(values, ins)]
     if dtype is not None:
         dtype = np.dtype(dtype)
         for i, v in enumerate(values):
@@ -195,6 +214,7 @@ def _general_call(uf, values, out, where, dtype, casting):
     values.clear()      # the inputs' buffers: an out= that is also an input may then be
     del values          # written in place (xnp._views.store_value), so its views see it
     results = [result] if uf.nout == 1 else list(result)
+    results = [r if dt is None else cast_v(r, dt) for r, dt in zip(results, out_dtypes)]
     outs = (out,) if isinstance(out, (ndarray, np.ndarray)) or out is None else tuple(out)
     if len(outs) != uf.nout:
         raise ValueError(f"{uf.__name__}: out must have {uf.nout} arrays")
@@ -203,7 +223,7 @@ def _general_call(uf, values, out, where, dtype, casting):
         if o is None:
             if where is not True:
                 r = where_v(raw(where), r, cast_v(0, dtype_of(r)))
-            final.append(wrap_scalar_result(r))
+            final.append(_as_array(r) if as_array else wrap_scalar_result(r))
             continue
         if type(o) is not ndarray and type(o) is not np.ndarray:
             raise TypeError(f"{uf.__name__}: out must be an xnp array, got "
@@ -389,12 +409,15 @@ def _logaddexp_base(exp_prim, log1p_scale):
     def fn(x, y):
         x, y = _in_loop(np.logaddexp, x, y)
         m = lax.max_p.bind(x, y)
-        d = lax.sub_p.bind(x, y)
+        # Equal operands have d = 0 (also x == y == +-inf, whose x - y would raise
+        # "invalid" under errstate); a NaN operand gives d = NaN, which is the answer.
+        same = lax.eq_p.bind(x, y)
+        zero = cast_v(0, dtype_of(x))
+        d = lax.sub_p.bind(_select(same, zero, x), _select(same, zero, y))
         tail = lax.log1p_p.bind(exp_prim.bind(lax.neg_p.bind(lax.abs_p.bind(d))))
         if log1p_scale != 1:
             tail = lax.mul_p.bind(tail, log1p_scale)
-        # x == y == +-inf gives d = nan; the answer is then x + y.
-        return _select(lax.is_nan_p.bind(d), lax.add_p.bind(x, y), lax.add_p.bind(m, tail))
+        return _select(lax.is_nan_p.bind(d), d, lax.add_p.bind(m, tail))
     return fn
 
 

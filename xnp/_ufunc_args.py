@@ -1,0 +1,56 @@
+"""Argument checks of ``ufunc.__call__`` beyond the common ones (kept off the fast path):
+``out=...``, positional ``out``, ``where=`` without ``out=``, and ``signature=``."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+
+def split_args(uf, args, out, missing):
+    """``(inputs, out)`` from the positional arguments and ``out=`` (``missing`` when not
+    given), with NumPy's TypeErrors."""
+    if len(args) != uf.nin:
+        if len(args) == uf.nin + uf.nout and out is missing and \
+                missing not in args[uf.nin:]:
+            outs = args[uf.nin:]
+            if any(o is Ellipsis for o in outs):
+                raise TypeError("out=... is only allowed as a keyword argument.")
+            return args[:uf.nin], outs if uf.nout > 1 else outs[0]
+        n = sum(a is not missing for a in args)
+        raise TypeError(f"{uf.__name__}() takes from {uf.nin} to {uf.nin + uf.nout} "
+                        f"positional arguments but {n} {'was' if n == 1 else 'were'} given")
+    return args, out
+
+
+def warn_where_without_out():
+    warnings.warn("'where' used without 'out', expect unitialized memory in output. "
+                  "If this is intentional, use out=None.", UserWarning, stacklevel=4)
+
+
+def signature_dtypes(uf, signature, dtype):
+    """NumPy's ``signature=`` as one dtype (or None) per operand, inputs then outputs."""
+    if dtype is not None:
+        raise TypeError("cannot specify both 'signature' and 'dtype'")
+    n = uf.nin + uf.nout
+    if isinstance(signature, str) and "->" in signature:
+        ins, _, outs = signature.partition("->")
+        if len(ins) != uf.nin or len(outs) != uf.nout:
+            raise ValueError(f"a type-string for {uf.__name__}, {uf.nin} typecode(s) "
+                             f"before and {uf.nout} after the -> sign")
+        return [np.dtype(c) for c in ins + outs]
+    if isinstance(signature, str):
+        raise ValueError(f"a type-string for {uf.__name__}, {uf.nin} typecode(s) before "
+                         f"and {uf.nout} after the -> sign")
+    if isinstance(signature, (tuple, list)):
+        if len(signature) != n:
+            raise ValueError(f"The signature object to ufunc must be a string or a tuple "
+                             f"of length {n} (got {len(signature)}).")
+        dts = [None if s is None else np.dtype(s) for s in signature]
+        given = {d for d in dts if d is not None}
+        if len(given) == 1 and any(d is not None for d in dts[:uf.nin]):
+            # a partial signature of one dtype: NumPy's homogeneous loop of that dtype
+            dts = [given.pop()] * n
+        return dts
+    return [np.dtype(signature)] * n
