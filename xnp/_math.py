@@ -157,13 +157,24 @@ def fix(x, out=None) -> ndarray:
     return _out(lax.trunc_p.bind(v), out)
 
 
+def _is_scalar(val) -> bool:
+    # Python and NumPy scalars: NumPy returns their own ``.real``/``.imag`` (a scalar)
+    return isinstance(val, (int, float, complex, np.generic))
+
+
 def real(val) -> ndarray:
-    """The real part (the array itself for real input)."""
+    """The real part (the array itself for real input); a scalar for a Python or NumPy
+    scalar, as in NumPy."""
+    if _is_scalar(val):
+        return val.real
     return wrap(lax.real_p.bind(raw(val)))
 
 
 def imag(val) -> ndarray:
-    """The imaginary part (zeros for real input)."""
+    """The imaginary part (zeros for real input); a scalar for a Python or NumPy scalar,
+    as in NumPy."""
+    if _is_scalar(val):
+        return val.imag
     v = raw(val)
     if dtype_of(v).kind != "c":     # zeros (not x * 0, which is NaN at inf)
         from xnp._util import full_v
@@ -269,8 +280,8 @@ def isposinf(x, out=None) -> ndarray:
     """True where ``x`` is +inf. Complex input raises TypeError, as in NumPy."""
     v = raw(x)
     if dtype_of(v).kind == "c":
-        raise TypeError("This operation is not supported for complex values because it "
-                        "would be ambiguous.")
+        raise TypeError(f"This operation is not supported for {dtype_of(v)} values "
+                        "because it would be ambiguous.")
     return _out(lax.eq_p.bind(v, np.inf) if is_inexact(dtype_of(v))
                 else lax.ne_p.bind(v, v), out)
 
@@ -279,8 +290,8 @@ def isneginf(x, out=None) -> ndarray:
     """True where ``x`` is -inf. Complex input raises TypeError, as in NumPy."""
     v = raw(x)
     if dtype_of(v).kind == "c":
-        raise TypeError("This operation is not supported for complex values because it "
-                        "would be ambiguous.")
+        raise TypeError(f"This operation is not supported for {dtype_of(v)} values "
+                        "because it would be ambiguous.")
     return _out(lax.eq_p.bind(v, -np.inf) if is_inexact(dtype_of(v))
                 else lax.ne_p.bind(v, v), out)
 

@@ -4,6 +4,8 @@ primitives (shifts, masks and a weighted sum), with NumPy's bit orders, padding 
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 import xnp
@@ -13,11 +15,22 @@ from xnp._util import normalize_axis
 __all__ = ["packbits", "unpackbits"]
 
 
-def _bit_weights(bitorder: str) -> np.ndarray:
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
+def _bit_weights(bitorder, name: str) -> np.ndarray:
+    """The shift of each of a byte's 8 bits, in ``bitorder``. As NumPy: a non-string is
+    a TypeError; ``unpackbits`` reads only the first letter ('b' or 'l')."""
+    if not isinstance(bitorder, str):
+        raise TypeError(f"{name}() argument 'bitorder' must be str, not "
+                        f"{type(bitorder).__name__}")
+    if name == "unpackbits":
+        if bitorder[:1] not in ("b", "l"):
+            raise ValueError("'order' must begin with 'l' or 'b'")
+        big = bitorder[0] == "b"
+    else:
+        if bitorder not in ("big", "little"):
+            raise ValueError("'order' must be either 'little' or 'big'")
+        big = bitorder == "big"
     shifts = np.arange(8, dtype=np.uint8)
-    return shifts[::-1] if bitorder == "big" else shifts
+    return shifts[::-1] if big else shifts
 
 
 def _along_last(a: ndarray, axis):
@@ -32,10 +45,11 @@ def packbits(a, axis: int | None = None, bitorder: str = "big") -> ndarray:
     (the flattened array by default), as :func:`numpy.packbits`; the last byte is padded
     with zero bits."""
     a = xnp.asarray(a)
+    axis = None if axis is None else operator.index(axis)
+    shifts = _bit_weights(bitorder, "packbits")
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
-    shifts = _bit_weights(bitorder)
-    if a.ndim == 0 and axis is None:
+    if a.ndim == 0:             # NumPy treats a 0-d input as 1-d
         a = xnp.reshape(a, (1,))
     x, axis = _along_last(a != 0, axis)
     n = x.shape[-1]
@@ -52,12 +66,14 @@ def unpackbits(a, axis: int | None = None, count: int | None = None,
     uint8 values, as :func:`numpy.unpackbits`; ``count`` keeps that many bits (negative:
     drops that many from the end; more than there are: pads with zeros)."""
     a = xnp.asarray(a)
+    axis = None if axis is None else operator.index(axis)
+    shifts = _bit_weights(bitorder, "unpackbits")
     if a.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    shifts = _bit_weights(bitorder)
-    if a.ndim == 0 and axis is None:
+    if a.ndim == 0:             # NumPy treats a 0-d input as 1-d
         a = xnp.reshape(a, (1,))
     x, axis = _along_last(a, axis)
+    count = None if count is None else operator.index(count)
     bits = xnp.bitwise_and(xnp.right_shift(x[..., None], shifts), np.uint8(1))
     bits = xnp.reshape(bits, x.shape[:-1] + (x.shape[-1] * 8,))
     if count is not None:

@@ -169,14 +169,15 @@ def fftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     if not axes:
         return _store(a, out)
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
-    a = _complex_input(a)
     axes, s = _resolve(a, s, axes)
+    _check_out_steps(a.shape, axes, s, out)
+    a = _complex_input(a)
     if _repeated(axes):        # NumPy transforms axis by axis, the last first
         for ax, n in reversed(list(zip(axes, s))):
             a = _transform(a, (ax,), (n,), (n,), "FFT", norm, True, 0, rd)
             rd = None
-        return _store(a, out)
-    return _store(_transform(a, axes, s, s, "FFT", norm, True, -1, rd), out)
+        return _store(a, out, "fft")
+    return _store(_transform(a, axes, s, s, "FFT", norm, True, -1, rd), out, "fft")
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
@@ -186,14 +187,15 @@ def ifftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     if not axes:
         return _store(a, out)
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
-    a = _complex_input(a)
     axes, s = _resolve(a, s, axes)
+    _check_out_steps(a.shape, axes, s, out)
+    a = _complex_input(a)
     if _repeated(axes):
         for ax, n in reversed(list(zip(axes, s))):
             a = _transform(a, (ax,), (n,), (n,), "IFFT", norm, False, 0, rd)
             rd = None
-        return _store(a, out)
-    return _store(_transform(a, axes, s, s, "IFFT", norm, False, -1, rd), out)
+        return _store(a, out, "ifft")
+    return _store(_transform(a, axes, s, s, "IFFT", norm, False, -1, rd), out, "ifft")
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
@@ -204,14 +206,15 @@ def rfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     if not axes:
         raise IndexError("rfftn needs at least one axis")
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
-    a = _real_input(a)
     axes, s = _resolve(a, s, axes)
+    _check_out_steps(a.shape, axes, s, out, half_last=True)
+    a = _real_input(a)
     if _repeated(axes):        # rfft on the last axis, then fft on the others
         a = _transform(a, axes[-1:], s[-1:], s[-1:], "RFFT", norm, True, 0, rd)
         for ax, n in reversed(list(zip(axes[:-1], s[:-1]))):
             a = _transform(a, (ax,), (n,), (n,), "FFT", norm, True)
-        return _store(a, out)
-    return _store(_transform(a, axes, s, s, "RFFT", norm, True, -1, rd), out)
+        return _store(a, out, "rfft")
+    return _store(_transform(a, axes, s, s, "RFFT", norm, True, -1, rd), out, "rfft")
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
@@ -233,15 +236,15 @@ def irfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
         axes, s = axes[-1:], s[-1:]
     in_lengths = (*s[:-1], s[-1] // 2 + 1)
     r = _transform(a, axes, in_lengths, s, "IRFFT", norm, False, 0, rd)
-    return _store(r.astype(np.float16) if half else r, out)
+    return _store(r.astype(np.float16) if half else r, out, "irfft")
 
 
 def _one_axis(fn, a, n, axis, norm, out):
     axis = operator.index(axis)
+    a = xnp.asarray(a)
+    if not -a.ndim <= axis < a.ndim:
+        raise AxisError(axis, a.ndim)
     if n is None:              # the n-dimensional default for this axis
-        a = xnp.asarray(a)
-        if not -a.ndim <= axis < a.ndim:
-            raise AxisError(axis, a.ndim)
         return fn(a, None, [axis], norm, out)
     n = operator.index(n)
     if n < 1:
@@ -297,13 +300,16 @@ def hfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
     """The inverse of :func:`hfft`, as :func:`numpy.fft.ihfft`."""
-    return xnp.conj(rfft(a, n, axis, _swap(_check_norm(norm)), out))
+    r = rfft(a, n, axis, _swap(_check_norm(norm)))
+    if out is not None:
+        _check_out(out)
+    return _store(xnp.conj(r), out, "rfft")
 
 
-def _check_n(n):
+def _check_n(n, negative_ok=False):
     if not isinstance(n, (int, np.integer)):
         raise ValueError("n should be an integer")
-    if n < 0:
+    if n < 0 and not negative_ok:
         raise ValueError("negative dimensions are not allowed")
     return int(n)
 
@@ -321,9 +327,9 @@ def fftfreq(n, d=1.0, device=None, *, dtype=None) -> ndarray:
 def rfftfreq(n, d=1.0, device=None, *, dtype=None) -> ndarray:
     """The sample frequencies of an ``n``-point :func:`rfft`, as
     :func:`numpy.fft.rfftfreq`."""
-    n = _check_n(n)
+    n = _check_n(n, negative_ok=True)      # NumPy: no frequencies for n < 0
     val = 1.0 / (n * d)
-    r = xnp.arange(0, n // 2 + 1) * val
+    r = xnp.arange(0, max(n // 2 + 1, 0)) * val
     return r if dtype is None else r.astype(dtype)
 
 
@@ -349,8 +355,34 @@ def ifftshift(x, axes=None) -> ndarray:
     return xnp.roll(x, *_shifts(x, axes, -1))
 
 
-def _store(result, out):
+def _check_out(out):
+    if not isinstance(out, (ndarray, np.ndarray)):
+        raise TypeError("return arrays must be of ArrayType")
+
+
+def _check_out_steps(shape, axes, s, out, half_last=False):
+    """NumPy writes every 1-D step of an n-dimensional transform into ``out``: each
+    step's shape (the last axis first) must be ``out``'s."""
+    if out is None:
+        return
+    _check_out(out)
+    shape = list(shape)
+    for i in reversed(range(len(axes))):
+        shape[axes[i]] = s[i] // 2 + 1 if half_last and i == len(axes) - 1 else s[i]
+        if tuple(shape) != tuple(out.shape):
+            raise ValueError("output array has wrong shape.")
+
+
+def _store(result, out, name="fft"):
+    """``result`` written into ``out`` (same shape; same-kind casting), as NumPy's
+    ``out=``; ``result`` itself without ``out``."""
     if out is None:
         return result
+    _check_out(out)
+    if tuple(out.shape) != tuple(result.shape):
+        raise ValueError("output array has wrong shape.")
+    if not np.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")
     out[...] = result
     return out

@@ -12,8 +12,9 @@ triangular solves, ``det``/``slogdet`` come from the LU factors, ``pinv``/``lsts
   raised and the results hold NaN or infinite values instead, as in JAX.
 * ``eig``/``eigvals`` always return complex arrays (NumPy returns real arrays when every
   eigenvalue happens to be real: a value-dependent dtype).
-* ``qr(mode='raw')`` is not supported; ``lstsq``'s residuals have a value-dependent shape,
-  so ``lstsq`` does not compile.
+* ``lstsq``'s residuals have a value-dependent shape, so ``lstsq`` does not compile.
+  (``qr(mode='raw')`` is LAPACK's call eagerly and the same Householder reflections
+  written in xnp operations under transformations.)
 """
 
 from __future__ import annotations

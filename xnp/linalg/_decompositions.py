@@ -15,6 +15,7 @@ import xnp
 from transforms.core import CompositePrimitive, Tracer, get_aval
 from xnp import lax
 from xnp._array import ndarray
+from xnp._ufuncs import sqrt_of_spread_v
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
 from xnp.lax._linalg import _complex, mH
 
@@ -50,13 +51,14 @@ class LstsqResult(NamedTuple):
 
 
 def linalg_dtype(*values) -> np.dtype:
-    """numpy.linalg's computation dtype for these inputs."""
-    dt = np.result_type(*[get_aval(v).dtype for v in values])
-    if dt.kind in "biu":
-        return np.dtype(np.float64)
-    if dt == np.float16 or dt.kind not in "fc":
-        raise TypeError(f"array type {dt} is unsupported in linalg")
-    return dt
+    """numpy.linalg's computation dtype for these inputs (each must be supported:
+    integers and booleans count as float64, float16 is rejected)."""
+    dts = [get_aval(v).dtype for v in values]
+    for dt in dts:
+        if dt == np.float16 or dt.kind not in "biufc":
+            raise TypeError(f"array type {dt} is unsupported in linalg")
+    dt = np.result_type(*dts)
+    return np.dtype(np.float64) if dt.kind in "biu" else dt
 
 
 def _matrix(a, name: str):
@@ -176,10 +178,6 @@ def matrix_power(a, n: int) -> ndarray:
     """``a`` to the integer power ``n`` by repeated squaring (the inverse's power for
     ``n < 0``), as :func:`numpy.linalg.matrix_power`."""
     import operator
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError("exponent must be an integer") from None
     v = raw(a)
     shape = get_aval(v).shape
     if len(shape) < 2 or shape[-1] != shape[-2]:
@@ -187,6 +185,10 @@ def matrix_power(a, n: int) -> ndarray:
             raise LinAlgError(f"{len(shape)}-dimensional array given. Array must be at "
                               "least two-dimensional")
         raise LinAlgError("Last 2 dimensions of the array must be square")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
     if n == 0:
         return wrap(np.broadcast_to(np.eye(shape[-1], dtype=get_aval(v).dtype), shape).copy())
     if n < 0:
@@ -239,6 +241,7 @@ def cholesky(a, /, *, upper: bool = False) -> ndarray:
 
 
 def _uplo(UPLO) -> bool:
+    UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     return UPLO == "L"
@@ -270,17 +273,59 @@ class EigResult(NamedTuple):
 
 def qr(a, mode: str = "reduced"):
     """The QR decomposition, as :func:`numpy.linalg.qr` (modes 'reduced', 'complete',
-    'r'; 'raw' is not supported). Derivatives need m >= n and mode 'reduced' (or square
-    matrices)."""
-    if mode not in ("reduced", "complete", "r"):
-        if mode == "raw":
-            raise NotImplementedError("qr: mode='raw' (LAPACK's Householder form) is not "
-                                      "supported by xnp")
+    'r' and 'raw': LAPACK's Householder form ``(h, tau)``, ``h`` transposed as NumPy
+    returns it). Derivatives need m >= n and mode 'reduced' (or square matrices)."""
+    if mode not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"Unrecognized mode '{mode}'")
     av = _matrix(a, "qr")
     av = cast_v(av, linalg_dtype(av))
+    if mode == "raw":
+        h, tau = qr_raw_p.bind(av)
+        return QRResult(wrap(h), wrap(tau))
     q, r = lax.qr_p.bind(av, full_matrices=mode == "complete")
     return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
+
+
+def _qr_raw_numpy(v):
+    h, tau = np.linalg.qr(v, mode="raw")
+    return [h, tau]
+
+
+def _qr_raw_householder(v):
+    """LAPACK's geqr2 in xnp operations: for each column k, the reflector
+    ``H = I - tau [1; u] [1; u]^H`` that maps ``a[k:, k]`` to ``beta e1`` (``beta`` real,
+    of the sign opposite to ``Re a[k, k]``; ``tau = 0`` when there is nothing to do), its
+    ``u`` stored below the diagonal, and ``H^H`` applied to the columns on the right."""
+    a = xnp.array(wrap(v))
+    m, n = a.shape[-2:]
+    taus = []
+    for k in range(min(m, n)):
+        alpha, x = a[..., k, k], a[..., k + 1:, k]
+        xsq = xnp.sum(xnp.abs(x) ** 2, axis=-1)
+        nothing = (xsq == 0) & (xnp.imag(alpha) == 0)
+        norm = wrap(sqrt_of_spread_v(raw(xnp.abs(alpha) ** 2 + xsq)))   # 0 slope at 0
+        beta = -xnp.copysign(norm, xnp.real(alpha))
+        beta = xnp.where(nothing, 1, beta).astype(beta.dtype)
+        tau = xnp.where(nothing, 0, (beta - alpha) / beta).astype(a.dtype)
+        u = x / xnp.where(nothing, 1, alpha - beta).astype(a.dtype)[..., None]
+        a[..., k, k] = xnp.where(nothing, alpha, beta).astype(a.dtype)
+        a[..., k + 1:, k] = u
+        if k + 1 < n:
+            w = xnp.concatenate([xnp.ones(u.shape[:-1] + (1,), a.dtype), u], axis=-1)
+            rest = a[..., k:, k + 1:]
+            proj = xnp.sum(xnp.conj(w)[..., :, None] * rest, axis=-2)
+            a[..., k:, k + 1:] = rest - (xnp.conj(tau)[..., None, None] * w[..., :, None]
+                                         * proj[..., None, :])
+        taus.append(tau)
+    tau = (xnp.stack(taus, axis=-1) if taus else
+           xnp.zeros(a.shape[:-2] + (0,), a.dtype))
+    return [raw(xnp.swapaxes(a, -1, -2)), raw(tau)]
+
+
+# Eagerly numpy.linalg.qr's raw mode (LAPACK geqrf); under transformations the same
+# Householder reflections from xnp operations.
+qr_raw_p = CompositePrimitive("qr_raw", impl=_qr_raw_numpy, expand=_qr_raw_householder,
+                              multiple_results=True)
 
 
 def _all_real(a, w) -> bool:
@@ -340,7 +385,10 @@ def _hermitian_svd(a, compute_uv):
     order = xnp.flip(xnp.argsort(xnp.abs(w), axis=-1), axis=-1)
     w = xnp.take_along_axis(w, order, axis=-1)
     u = xnp.take_along_axis(v, order[..., None, :], axis=-1)
-    vh = xnp.conj(xnp.swapaxes(u * xnp.sign(w)[..., None, :].astype(u.dtype), -1, -2))
+    # the eigenvalues' signs move into vh; a zero eigenvalue counts as positive, so
+    # that vh stays unitary for singular matrices
+    sign = xnp.copysign(xnp.ones_like(w), w)
+    vh = xnp.conj(xnp.swapaxes(u * sign[..., None, :].astype(u.dtype), -1, -2))
     return SVDResult(u, xnp.abs(w), vh)
 
 
@@ -359,19 +407,26 @@ def _real_dtype(dtype):
 
 def _tolerance(s, rcond):
     """``rcond * max(s)`` per matrix, shaped to compare with ``s`` (..., k)."""
-    return xnp.asarray(rcond)[..., None] * xnp.max(s, axis=-1, keepdims=True)
+    return xnp.asarray(rcond)[..., None] * xnp.max(s, axis=-1, keepdims=True, initial=0)
 
 
-def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> ndarray:
+_NO_VALUE = object()
+
+
+def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_NO_VALUE) -> ndarray:
     """The Moore-Penrose pseudo-inverse from the SVD, as :func:`numpy.linalg.pinv`:
-    singular values at most ``rcond * max(s)`` count as zero."""
+    singular values at most ``rcond * max(s)`` count as zero. ``rcond`` defaults to
+    1e-15; ``rtol=None`` means ``max(M, N) * eps``; giving both raises ValueError."""
+    if rcond is not None and rtol is not _NO_VALUE:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
     av = _matrix(a, "pinv")
+    shape = get_aval(av).shape
+    if 0 in shape[-2:]:         # NumPy keeps the input's dtype here
+        return xnp.zeros((*shape[:-2], shape[-1], shape[-2]), get_aval(av).dtype)
     av = wrap(cast_v(av, linalg_dtype(av)))
-    shape = av.shape
     if rcond is None:
-        rcond = rtol if rtol is not None else _default_rtol(shape, _real_dtype(av.dtype))
-    if 0 in shape[-2:]:
-        return xnp.zeros((*shape[:-2], shape[-1], shape[-2]), av.dtype)
+        rcond = (1e-15 if rtol is _NO_VALUE else rtol if rtol is not None else
+                 _default_rtol(shape, _real_dtype(av.dtype)))
     u, s, vh = svd(av, full_matrices=False, hermitian=hermitian)
     large = s > _tolerance(s, rcond)
     s_inv = xnp.where(large, 1 / xnp.where(large, s, 1), 0).astype(av.dtype)
@@ -381,7 +436,11 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> ndarray:
 
 def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
     """The number of singular values above the tolerance, as
-    :func:`numpy.linalg.matrix_rank` (0-d and 1-d inputs: 1 unless all zero)."""
+    :func:`numpy.linalg.matrix_rank` (0-d and 1-d inputs: 1 unless all zero; empty
+    matrices have rank 0). ``tol`` is absolute, ``rtol`` relative to the largest
+    singular value (default ``max(M, N) * eps``); they cannot both be given."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
     A = xnp.asarray(A)
     if A.ndim < 2:
         return xnp.asarray(xnp.any(A != 0)).astype(np.int64)
@@ -399,15 +458,16 @@ def lstsq(a, b, rcond=None) -> LstsqResult:
     """Least-squares solution of ``a @ x = b``, as :func:`numpy.linalg.lstsq` (eagerly
     LAPACK's gelsd; under transformations via the SVD). The residuals' shape depends on
     the rank, so they need concrete inputs."""
-    av, bv = _matrix(a, "lstsq"), raw(b)
-    if get_aval(av).ndim != 2:
-        raise LinAlgError(f"{get_aval(av).ndim}-dimensional array given. Array must be "
-                          "two-dimensional")
-    dt = linalg_dtype(av, bv)
-    av, bv = cast_v(av, dt), cast_v(bv, dt)
+    av, bv = raw(a), raw(b)
+    for nd in (get_aval(av).ndim, max(get_aval(bv).ndim, 2) if get_aval(bv).ndim else 0):
+        if nd != 2:
+            raise LinAlgError(f"{nd}-dimensional array given. Array must be "
+                              "two-dimensional")
     m, n = get_aval(av).shape
     if get_aval(bv).shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
+    dt = linalg_dtype(av, bv)
+    av, bv = cast_v(av, dt), cast_v(bv, dt)
     if rcond is None:
         rcond = np.finfo(_real_dtype(dt)).eps * max(m, n)
     return LstsqResult(*map(wrap, lstsq_p.bind(av, bv, rcond=rcond)))
