@@ -89,7 +89,7 @@ class BatchTrace(Trace):
             state.trace = self
         if prim.multiple_results:
             return [self._pack(o, d) for o, d in zip(out, out_dim)]
-        return self._pack(out, out_dim)
+        return out if out_dim is None else BatchTracer(self, out, out_dim)
 
     def _pack(self, val, bdim):
         return val if bdim is None else BatchTracer(self, val, bdim)
