@@ -254,3 +254,18 @@ def test_frompyfunc_runs_numpys_object_loop():
     assert repr(xnp.frompyfunc(abs, 1, 1)) == repr(np.frompyfunc(abs, 1, 1))
     with pytest.raises(Exception, match="[Tt]race"):
         xnp.jit(lambda x: xnp.frompyfunc(abs, 1, 1)(x))(np.ones(2))
+
+
+@pytest.mark.parametrize("kind", ["own", "numpy", "keyword"])
+def test_view_as_ndarray_type_is_a_plain_view(kind):
+    a, n = xnp.arange(4.0), np.arange(4.0)
+    views = {"own": lambda m, x: x.view(type(x)),
+             "numpy": lambda m, x: x.view(np.ndarray),
+             "keyword": lambda m, x: x.view(dtype=np.int64, type=np.ndarray)}[kind]
+    xv, nv = views(xnp, a), views(np, n)
+    assert xv.dtype == nv.dtype and xv.shape == nv.shape
+    xv[0] = 100
+    nv[0] = 100
+    np.testing.assert_array_equal(np.asarray(a), n)
+    with pytest.raises(TypeError, match="subclasses"):
+        a.view(np.matrix)

@@ -273,12 +273,15 @@ def _complex_from(a, real=None, imag=None):
 
 def _view(self, dtype=None, type=None):
     """A view of the array that writes through (``dtype``: its bytes reinterpreted, the
-    last axis scaled by the ratio of item sizes); ndarray subclasses do not exist here."""
-    if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray):
+    last axis scaled by the ratio of item sizes). ``type`` may be ``xnp.ndarray`` or
+    ``numpy.ndarray`` (both give an xnp view); ndarray subclasses do not exist here."""
+    if type is None and isinstance(dtype, builtins.type) and issubclass(
+            dtype, (np.ndarray, ndarray)):
         dtype, type = None, dtype
-    if type is not None:
-        raise TypeError("xnp: view(type=...) is not supported (xnp has no ndarray "
-                        "subclasses)")
+    if type is not None and type not in (ndarray, np.ndarray):
+        raise TypeError(f"xnp: view(type={type.__name__}) is not supported (xnp has no "
+                        "ndarray subclasses; view(xnp.ndarray) and view(numpy.ndarray) "
+                        "give a plain view)")
     if dtype is None:
         return mark_view(_wrap(self._value), self, Ellipsis)
     return dtype_view(self, dtype)
