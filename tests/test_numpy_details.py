@@ -269,3 +269,20 @@ def test_view_as_ndarray_type_is_a_plain_view(kind):
     np.testing.assert_array_equal(np.asarray(a), n)
     with pytest.raises(TypeError, match="subclasses"):
         a.view(np.matrix)
+
+
+def test_callables_that_do_not_bind_in_numpy_do_not_bind_in_xnp():
+    # NumPy's ufuncs and array constructors are C callables: stored on a class, they are
+    # called without the instance (``class C: f = np.sin`` then ``C().f(x)``).
+    names = [n for n in dir(np) if not n.startswith("_") and hasattr(xnp, n)
+             and callable(getattr(np, n)) and not isinstance(getattr(np, n), type)
+             and not hasattr(getattr(np, n), "__get__")]
+    assert len(names) > 100
+    binding = [n for n in names if hasattr(getattr(xnp, n), "__get__")]
+    assert binding == []
+
+    class Holder:
+        array, sin, add, zeros = xnp.array, xnp.sin, xnp.add, xnp.zeros
+
+    h = Holder()
+    np.testing.assert_array_equal(h.add(h.sin(h.array([0.5])), h.zeros(1)), np.sin([0.5]))

@@ -82,6 +82,11 @@ from xnp import _ma_dispatch  # noqa: E402  (numpy.mean(masked) calls masked.mea
 _ma_dispatch.install(globals())
 del _ma_dispatch
 
+from xnp import _unbound  # noqa: E402  (np.array etc. do not bind as methods)
+
+_unbound.unbind_names(globals())
+del _unbound
+
 
 # NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray) and
 # build/introspection helpers.

@@ -10,6 +10,7 @@ import numpy as np
 
 from transforms.core import _EVAL_TRACE, _n_active, _state
 from xnp._array import _new_handle, ndarray, wrap_scalar_result
+from xnp._unbound import unbound
 from xnp._util import raw
 
 
@@ -83,8 +84,9 @@ def fast_callable(uf, override):
             return r if isinstance(r, np.generic) else wrap_scalar_result(r)
     call.__name__ = call.__qualname__ = uf.__name__
     call.__doc__ = uf.__doc__
+    wrapper = unbound(call)         # as NumPy's ufuncs, it does not bind as a method
     for attr in ("nin", "nout", "nargs", "identity", "reduce", "accumulate", "reduceat",
                  "outer", "at", "types", "ntypes", "signature"):
-        setattr(call, attr, getattr(uf, attr))
-    call.ufunc = uf
-    return call
+        setattr(wrapper, attr, getattr(uf, attr))
+    wrapper.ufunc = uf
+    return wrapper
