@@ -146,3 +146,13 @@ def test_ufuncs_are_ufunc_instances():
     assert isinstance(xnp.add, xnp.ufunc) and isinstance(xnp.sin, xnp.ufunc)
     assert not isinstance(xnp.sum, xnp.ufunc)
     assert xnp.logical_xor.identity is False and xnp.hypot.identity == 0
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, bool])
+def test_identity_of_empty_reduction_is_cast_as_numpy(dtype):
+    for name in ("bitwise_and", "bitwise_or", "logical_and", "multiply"):
+        a = np.zeros((0, 2), dtype=dtype)
+        expected = getattr(np, name).reduce(a)
+        got = getattr(xnp, name).reduce(xnp.asarray(a))
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(np.asarray(got), expected)

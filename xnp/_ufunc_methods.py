@@ -160,7 +160,8 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
         if uf.identity is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no "
                              "identity")
-        r = xnp.full(tuple(rest), uf.identity, dtype=a.dtype)
+        # NumPy casts the identity unsafely: bitwise_and's -1 is 255 for uint8
+        r = xnp.full(tuple(rest), np.asarray(uf.identity).astype(a.dtype), dtype=a.dtype)
     else:
         r = _pairwise(uf, x) if name in REORDERABLE else _fold(uf, x)
     if keepdims:
