@@ -191,17 +191,27 @@ class ndarray:
 
     def __repr__(self):
         v = self._value
-        return repr(v) if not isinstance(v, Tracer) else f"xnp.ndarray({v!r})"
+        if isinstance(v, Tracer):
+            return f"xnp.ndarray({v!r})"
+        return repr(np.asarray(v))     # an array's repr, also when the value is a scalar
 
     def __str__(self):
         v = self._value
-        return str(v) if not isinstance(v, Tracer) else repr(v)
+        return repr(v) if isinstance(v, Tracer) else str(np.asarray(v))
 
     def __format__(self, spec):
+        # As NumPy: a 0-d array formats as its element, a larger one only with an empty
+        # spec (as str). A traced array has no digits to format: an empty spec gives its
+        # repr, a format spec raises the conversion error that says what to do instead.
         v = self._value
         if isinstance(v, Tracer):
-            return repr(v)
-        return format(v if isinstance(v, np.generic) or v.ndim else v[()], spec)
+            if not spec:
+                return repr(v)
+            if self.ndim:
+                raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+            v = concrete_or_error(v, f"format(x, {spec!r})")
+        v = np.asarray(v)
+        return format(v[()] if not v.ndim else v, spec)
 
     def __copy__(self):
         return _wrap(self._value)

@@ -9,7 +9,6 @@ the values from it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Callable
 
 import numpy
@@ -23,13 +22,22 @@ __all__ = ["save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "g
 
 
 def _as_xnp(obj):
-    if type(obj) is numpy.ndarray and obj.dtype.kind not in "OUSVMm":
+    t = type(obj)
+    if t is numpy.ndarray and obj.dtype.kind not in "OUSVMm":
         # NumPy's read-only results (frombuffer of bytes) stay read-only
         return _wrap_value(obj) if obj.flags.writeable else read_only(_wrap_value(obj))
-    if type(obj) is tuple:
+    if t is tuple:
         return tuple(_as_xnp(x) for x in obj)
-    if isinstance(obj, numpy.lib.npyio.NpzFile):
-        return NpzFile(obj)
+    if t is numpy.lib.npyio.NpzFile:
+        obj.__class__ = NpzFile      # the same file, read as xnp arrays
+        return obj
+    if t is numpy.ma.MaskedArray and obj.dtype.kind not in "OUSVMm":
+        # genfromtxt(..., usemask=True): an xnp masked array, which xnp.ma and xnp's
+        # reductions understand (NumPy's would be summed as its data)
+        from xnp import ma
+        return ma.MaskedArray(_wrap_value(obj.data),
+                              mask=_wrap_value(numpy.ma.getmaskarray(obj)),
+                              fill_value=obj.fill_value)
     return obj
 
 
@@ -46,37 +54,16 @@ def _numpy_io(name: str) -> Callable:
     return io
 
 
-class NpzFile(Mapping):
-    """The arrays of an ``.npz`` file (``xnp.load``), read lazily as xnp arrays; usable as
-    a context manager, as NumPy's ``NpzFile``."""
+class NpzFile(numpy.lib.npyio.NpzFile):
+    """The arrays of an ``.npz`` file (``xnp.load``), read lazily as xnp arrays.
 
-    def __init__(self, npz):
-        self._npz = npz
+    NumPy's ``NpzFile`` (so ``files``, ``f``, ``fid``, ``zip``, ``close``, the context
+    manager and the ``repr`` are NumPy's, and ``isinstance(npz, numpy.lib.npyio.NpzFile)``
+    holds), whose items are xnp arrays.
+    """
 
     def __getitem__(self, key):
-        return _as_xnp(self._npz[key])
-
-    def __iter__(self):
-        return iter(self._npz)
-
-    def __len__(self):
-        return len(self._npz)
-
-    @property
-    def files(self) -> list:
-        return self._npz.files
-
-    def close(self) -> None:
-        self._npz.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __repr__(self):
-        return f"xnp.{self._npz!r}"
+        return _as_xnp(super().__getitem__(key))
 
 
 save = _numpy_io("save")

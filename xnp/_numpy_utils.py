@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as _np
 
+from xnp._array import ndarray as _ndarray
 from xnp._util import numpy_values
 from xnp._util import raw as _raw
 
@@ -50,19 +51,25 @@ def _numpy(a):
     return _np.asarray(_raw(a))
 
 
+def _printable(a):
+    """The NumPy value of an xnp array (it must be concrete); anything else as it is, so
+    that NumPy's printing functions accept and reject the same inputs as NumPy's."""
+    return _np.asarray(_raw(a)) if type(a) is _ndarray else a
+
+
 def array2string(a, *args, **kwargs) -> str:
-    """As :func:`numpy.array2string`."""
-    return _np.array2string(_numpy(a), *args, **kwargs)
+    """As :func:`numpy.array2string`, for xnp and NumPy arrays with concrete values."""
+    return _np.array2string(_printable(a), *args, **kwargs)
 
 
 def array_repr(arr, *args, **kwargs) -> str:
-    """As :func:`numpy.array_repr`."""
-    return _np.array_repr(_numpy(arr), *args, **kwargs)
+    """As :func:`numpy.array_repr`, for xnp and NumPy arrays with concrete values."""
+    return _np.array_repr(_printable(arr), *args, **kwargs)
 
 
 def array_str(a, *args, **kwargs) -> str:
-    """As :func:`numpy.array_str`."""
-    return _np.array_str(_numpy(a), *args, **kwargs)
+    """As :func:`numpy.array_str`, for xnp and NumPy arrays with concrete values."""
+    return _np.array_str(_printable(a), *args, **kwargs)
 
 
 def common_type(*arrays):
