@@ -286,3 +286,13 @@ def test_callables_that_do_not_bind_in_numpy_do_not_bind_in_xnp():
 
     h = Holder()
     np.testing.assert_array_equal(h.add(h.sin(h.array([0.5])), h.zeros(1)), np.sin([0.5]))
+
+
+def test_testing_asserts_that_call_pass_the_callers_arrays():
+    a = xnp.arange(3.0)
+
+    def double_in_place(x):
+        x *= 2
+    xnp.testing.assert_no_warnings(double_in_place, a)
+    np.testing.assert_array_equal(np.asarray(a), [0.0, 2.0, 4.0])
+    xnp.testing.assert_raises(IndexError, lambda x: x[5], a)

@@ -153,6 +153,39 @@ def can_cast(from_, to, casting: str = "safe") -> builtins.bool:
     return builtins.bool(np.can_cast(src, dst, casting=casting))
 
 
+def python_scalar_cast_dtype(value, to) -> np.dtype:
+    """The dtype a Python scalar operand takes when a ufunc is called with ``dtype=to``.
+
+    Parameters
+    ----------
+    value : bool, int, float or complex
+        The Python scalar operand.
+    to : dtype-like
+        The loop dtype requested with ``dtype=``.
+
+    Returns
+    -------
+    numpy.dtype
+        NumPy 2's (NEP 50) dtype for ``value`` next to ``to``: ``to``'s own where the kind
+        allows (``np.add(uint8_array, 1, dtype=uint8)`` works), otherwise the Python
+        type's default (``1`` against ``bool`` is int64, ``1j`` against float32 is
+        complex64). Callers check ``can_cast(result, to, casting)`` as for an array.
+
+    Raises
+    ------
+    OverflowError
+        For a Python int out of range of the integer dtype it takes, whatever the casting
+        rule, as NumPy (``np.add(int8_array, 300, dtype=int8)``).
+    """
+    to = canonicalize_dtype(to)
+    src = result_type(to, value)
+    if type(value) is int and src.kind in "iu":
+        info = np.iinfo(src)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {src.name}")
+    return src
+
+
 def finfo(dt):
     """Machine limits for floating types (bfloat16 included)."""
     dt = np.dtype(_operand(dt)) if not isinstance(dt, type) else np.dtype(dt)

@@ -18,6 +18,7 @@ from transforms.core import Primitive, Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
+from xnp._dtypes import python_scalar_cast_dtype
 from xnp._ufunc_fast import MISSING, fast_callable
 from xnp._util import cast_v, dtype_of, raw
 from xnp._views import refresh, store_value, view_info, write_back, write_numpy_out
@@ -205,8 +206,11 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
     if dtype is not None:
         dtype = np.dtype(dtype)
         for i, v in enumerate(values):
-            if not np.can_cast(dtype_of(v), dtype, casting=casting):
-                raise _casting_error("Input", uf, casting, dtype_of(v), dtype, i)
+            # a Python scalar takes dtype's kind where it can (NEP 50), range-checked
+            src = python_scalar_cast_dtype(v, dtype) if type(v) in _PY_SCALARS else \
+                dtype_of(v)
+            if not np.can_cast(src, dtype, casting=casting):
+                raise _casting_error("Input", uf, casting, src, dtype, i)
         cast = [cast_v(v, dtype) for v in values]
         values.clear()
         values = cast

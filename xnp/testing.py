@@ -23,11 +23,16 @@ def _with_numpy_values(fn):
     return check
 
 
+# These call the function under test with the given arguments: those stay as they are
+# (converting them would test the function on NumPy copies, not on the caller's arrays).
+_CALLING = ("assert_raises", "assert_raises_regex", "assert_warns", "assert_no_warnings",
+            "assert_no_gc_cycles")
+
 __all__ = [name for name in dir(numpy.testing) if not name.startswith("_")]
 for _name in __all__:
     _obj = getattr(numpy.testing, _name)
     globals()[_name] = (_with_numpy_values(_obj) if _name.startswith("assert_")
-                        and callable(_obj) else _obj)
+                        and callable(_obj) and _name not in _CALLING else _obj)
 del _name, _obj
 
 

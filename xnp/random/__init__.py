@@ -55,24 +55,35 @@ def _functional(name: str):
     raise AttributeError(name)
 
 
-def _dispatching(name: str):
-    """One function for a name in both APIs: a key first selects the functional one."""
-    def fn(*args: Any, **kwargs: Any) -> Any:
+class _Dispatching:
+    """One callable for a name in both APIs: a key first selects the functional one. Like
+    NumPy's ``numpy.random.normal`` (a compiled method) it does not bind when stored as a
+    class attribute."""
+
+    def __init__(self, name: str):
+        self.__name__ = self.__qualname__ = name
+        self.__module__ = __name__
+        self.__doc__ = (
+            f"``{name}``: with a key first (``{name}(key, shape=(), dtype=None, ...)``), "
+            f"JAX's functional sampler, see :func:`xnp.random._distributions.{name}`; "
+            f"otherwise NumPy's legacy ``numpy.random.{name}``, drawn from NumPy's global "
+            f"state (see :mod:`xnp.random._numpy_state`).\n\n"
+            f"A key is an array of dtype uint32 whose last dimension is 2 (so a NumPy-style "
+            f"call whose first argument is such an array is taken as a key call).")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from xnp.random._keys import is_key_like
         first = args[0] if args else kwargs.get("key")
         if first is not None and is_key_like(first):
-            return _functional(name)(*args, **kwargs)
-        return _load()[name](*args, **kwargs)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__module__ = __name__
-    fn.__doc__ = (
-        f"``{name}``: with a key first (``{name}(key, shape=(), dtype=None, ...)``), "
-        f"JAX's functional sampler, see :func:`xnp.random._distributions.{name}`; "
-        f"otherwise NumPy's legacy ``numpy.random.{name}``, drawn from NumPy's global "
-        f"state (see :mod:`xnp.random._numpy_state`).\n\n"
-        f"A key is an array of dtype uint32 whose last dimension is 2 (so a NumPy-style "
-        f"call whose first argument is such an array is taken as a key call).")
-    return fn
+            return _functional(self.__name__)(*args, **kwargs)
+        return _load()[self.__name__](*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<xnp.random.{self.__name__}>"
+
+
+def _dispatching(name: str):
+    return _Dispatching(name)
 
 
 def __getattr__(name: str):
@@ -80,6 +91,9 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'xnp.random' has no attribute {name!r}")
     if name in _SHARED:
         value = _dispatching(name)
+    elif name == "mtrand":
+        import importlib
+        value = importlib.import_module("xnp.random.mtrand")
     elif any(name in names for names in _KEY_FUNCTIONS.values()):
         value = _functional(name)
     else:
