@@ -62,7 +62,7 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
     return None
 
 
-def putmask(a, mask, values) -> None:
+def putmask(a, /, mask, values) -> None:
     """``a.flat[n] = values[n % len(values)]`` wherever ``mask.flat[n]``, as
     :func:`numpy.putmask` (values cast unsafely to ``a``'s dtype); ``a`` is rebound."""
     if type(a) is not ndarray:

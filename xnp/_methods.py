@@ -5,7 +5,6 @@ depends on them; methods delegate to the xnp functions of the same name."""
 from __future__ import annotations
 
 import builtins
-import math
 import sys
 import types
 
@@ -26,6 +25,7 @@ from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
+from xnp._method_args import _install_method_args
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
 from xnp._views import (
@@ -225,9 +225,11 @@ def _reshape(self, *shape, order="C", copy=None):
 
 
 def _transpose(self, *axes):
+    if not axes:
+        return xnp.transpose(self)
     if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
-        axes = axes[0]
-    return xnp.transpose(self, axes or None)
+        axes = axes[0]          # one sequence (or array) of axes, or None
+    return xnp.transpose(self, axes)
 
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -292,21 +294,7 @@ def _contains(self, item) -> bool:
 
 
 def _partition(self, kth, axis=-1, kind="introselect", order=None):
-    self[...] = xnp.partition(self, kth, axis=axis)
-
-
-def _resize_in_place(self, *new_shape, refcheck=True):
-    """NumPy's ``a.resize``: the flattened data cut or zero-padded to the new size."""
-    check_writeable(self)
-    if len(new_shape) == 1 and not isinstance(new_shape[0], int):
-        new_shape = tuple(new_shape[0])
-    flat = xnp.ravel(self)
-    size = math.prod(new_shape)
-    if size <= flat.size:
-        flat = flat[:size]
-    else:
-        flat = xnp.concatenate([flat, xnp.zeros(size - flat.size, self.dtype)])
-    self._value = raw(xnp.reshape(flat, new_shape))
+    self[...] = xnp.partition(self, kth, axis=axis, kind=kind, order=order)
 
 
 def _concrete_numpy(self, what: str) -> np.ndarray:
@@ -350,7 +338,7 @@ def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = raw(xnp.sort(self, axis=axis, kind=kind, stable=stable))
+    self._value = raw(xnp.sort(self, axis=axis, kind=kind, order=order, stable=stable))
     if view is not None:
         write_back(self, view)
 
@@ -365,9 +353,9 @@ def _delegate(name):
 
 _DELEGATED = [
     "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
-    "cumsum", "cumprod", "clip", "round", "conj", "conjugate", "dot", "argsort",
+    "cumsum", "cumprod", "round", "dot", "argsort",
     "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
-    "searchsorted", "ptp", "choose", "argpartition", "put",
+    "searchsorted", "ptp", "argpartition", "put",
 ]
 
 
@@ -400,7 +388,7 @@ def _install_methods():
     ndarray.fill = _fill
     ndarray.__contains__ = _contains
     ndarray.partition = _partition
-    ndarray.resize = _resize_in_place
+    _install_method_args()
     _install_byte_methods()
     ndarray.view = _view
     ndarray.sort = _sort

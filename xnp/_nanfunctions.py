@@ -32,6 +32,7 @@ from xnp._reductions import (
     mask_v,
     mean,
     prod,
+    reduce_axes,
     store,
     store_index,
     strong_v,
@@ -175,7 +176,7 @@ def _nan_extremum(name, ufunc_name, prim, combine, fill, a, axis, out, keepdims,
     r = extremum_v(name, ufunc_name, prim, combine, v, axis, keepdims, initial, where)
     if isnan is not None and initial is None:
         aval = get_aval(v)
-        axes = normalize_axis_tuple(axis, aval.ndim)
+        axes = reduce_axes(axis, aval.ndim)
         all_nan = keep_v(lax.reduce_and_p.bind(isnan, axes=axes), aval.shape, axes,
                          keepdims)
         if concrete_any(all_nan):

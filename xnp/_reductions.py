@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -167,11 +168,24 @@ def _op_dtype(dt, dtype, out):
     return sum_dtype(dt)
 
 
+def reduce_axes(axis, ndim: int) -> tuple:
+    """The axes of a ufunc-style reduction (sum, prod, max, min, any, all, ...): as
+    ``normalize_axis_tuple``, except that a 0-d array also takes a plain integer axis 0
+    or -1 (NumPy's rule for 0-d reductions), which reduces nothing."""
+    if ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)):
+        try:
+            if operator.index(axis) in (0, -1):
+                return ()
+        except TypeError:
+            pass
+    return normalize_axis_tuple(axis, ndim)
+
+
 def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, initial,
                   where):
     v = strong_v(a)
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
     v = mask_v(cast_v(v, dt), where, identity, name)
     r = prim.bind(v, axes=axes)
@@ -203,7 +217,7 @@ def prod(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = F
 def extremum_v(name, ufunc_name, prim, combine, v, axis, keepdims, initial, where):
     """max/min of the value ``v``; shared with nanmax/nanmin."""
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     empty = builtins.any(aval.shape[i] == 0 for i in axes)
     if initial is None:
         if where is not True:
@@ -296,7 +310,7 @@ def _truth_v(v):
 def _logical(name, prim, identity, a, axis, out, keepdims, where):
     v = strong_v(a)
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     r = prim.bind(mask_v(_truth_v(v), where, identity, name), axes=axes)
     return store(keep_v(r, aval.shape, axes, keepdims), out, name)
 
@@ -317,7 +331,7 @@ def count_nonzero(a, axis: Axis = None, *, keepdims: builtins.bool = False) -> n
     """Number of non-zero elements over ``axis`` (int64)."""
     v = strong_v(a)
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     r = lax.reduce_sum_p.bind(cast_v(_truth_v(v), INT64), axes=axes)
     return wrap(keep_v(r, aval.shape, axes, keepdims))
 
@@ -448,8 +462,9 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
 # --- cumulative sums and products ----------------------------------------------------------------
 def _cumulative(name, prim, v, axis, dtype, out):
     aval = get_aval(v)
-    if axis is None:
-        v, axis = flatten_v(v), 0
+    if axis is None or aval.ndim == 0:      # a 0-d array counts as 1-d, as in NumPy
+        axis = 0 if axis is None else normalize_axis(axis, 1)
+        v = flatten_v(v)
     else:
         axis = normalize_axis(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.exceptions import AxisError
 
-from transforms.core import concrete_or_error, get_aval
+from transforms.core import Tracer, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._dtypes import is_inexact, result_dtype_of_avals
@@ -298,6 +298,18 @@ def _row_v(v, i):
 
 
 # --- searching ---------------------------------------------------------------------------------
+def _check_sorter_range(s, n: int) -> None:
+    """NumPy's "Sorter index out of range." for a concrete ``sorter`` with an entry outside
+    ``[0, n)``; a traced sorter is not checked (its out-of-range entries are clamped)."""
+    if isinstance(s, Tracer) or n == 0:
+        return
+    bad = lax.or_p.bind(lax.lt_p.bind(s, cast_v(0, get_aval(s).dtype)),
+                                lax.ge_p.bind(s, cast_v(n, get_aval(s).dtype)))
+    bad = lax.reduce_or_p.bind(bad, axes=(0,))
+    if not isinstance(bad, Tracer) and bool(bad):      # staged under jit: not checked
+        raise ValueError("Sorter index out of range.")
+
+
 def searchsorted(a, v, side: str = "left", sorter: Any = None) -> ndarray:
     """Indices where ``v`` would be inserted into the sorted 1-d ``a`` to keep it sorted,
     as :func:`numpy.searchsorted` (int64, the shape of ``v``).
@@ -321,10 +333,11 @@ def searchsorted(a, v, side: str = "left", sorter: Any = None) -> ndarray:
         if sa.dtype.kind not in "iu":
             raise TypeError(f"sorter must only contain integers, got {sa.dtype.name}")
         if sa.ndim != 1:
-            raise TypeError(f"could not parse sorter argument: it must be 1-d, got shape "
-                            f"{sa.shape}")
+            raise TypeError(f"could not parse sorter argument (it must be 1-d, got shape "
+                            f"{sa.shape})")
         if sa.size != shape_of(av)[0]:
             raise ValueError(f"sorter.size must equal a.size ({sa.size} != "
                              f"{shape_of(av)[0]})")
+        _check_sorter_range(s, sa.size)
         av = take_v(av, s)
     return wrap(search_sorted_v(av, strong_value(v), right=side == "right"))

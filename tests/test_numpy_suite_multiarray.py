@@ -1,0 +1,250 @@
+"""Regressions found by running NumPy's own test_multiarray.py and test_item_selection.py
+against xnp: ndarray methods and item selection. Each case runs the same call in NumPy and
+in xnp and compares values, dtypes, shapes and exceptions (type and message fragment)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xnp
+from transforms.test_util import check_grads
+
+
+def _run(fn, m):
+    try:
+        return fn(m)
+    except Exception as e:   # noqa: BLE001 - the exception itself is compared
+        return e
+
+
+def _same(fn, *, message=None):
+    """``fn(numpy)`` and ``fn(xnp)`` agree: both raise the same exception type (whose
+    message contains ``message`` when given), or give equal values of one shape and
+    dtype (tuples and lists compared item by item)."""
+    want, got = _run(fn, np), _run(fn, xnp)
+    if isinstance(want, Exception):
+        kind = next(t for t in type(want).__mro__ if not t.__module__.startswith("numpy._"))
+        assert isinstance(got, kind), f"{got!r} instead of {want!r}"
+        if message is not None:
+            assert message in str(want) and message in str(got), (want, got)
+        return
+    assert not isinstance(got, Exception), f"xnp raised {got!r}, NumPy gave {want!r}"
+    _equal(want, got)
+
+
+def _equal(want, got):
+    if isinstance(want, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(want), (want, got)
+        for w, g in zip(want, got):
+            _equal(w, g)
+        return
+    if want is None or isinstance(want, (str, bool, int, float)):
+        assert want == got, (want, got)
+        return
+    w, g = np.asarray(want), np.asarray(got)
+    assert (w.shape, w.dtype) == (g.shape, g.dtype), (w.shape, w.dtype, g.shape, g.dtype)
+    np.testing.assert_array_equal(g, w)
+
+
+# --- reductions of a 0-d array take axis 0 or -1 ------------------------------------------------
+ZERO_D_REDUCTIONS = ["sum", "prod", "max", "min", "amax", "amin", "any", "all",
+                     "count_nonzero", "ptp", "nansum", "nanprod", "nanmax", "nanmin",
+                     "cumsum", "cumprod", "argmax", "argmin", "argsort"]
+
+
+@pytest.mark.parametrize("name", ZERO_D_REDUCTIONS)
+@pytest.mark.parametrize("axis", [0, -1, 1, -2, (0,)])
+def test_zero_d_reduction_axis(name, axis):
+    _same(lambda m: getattr(m, name)(m.array(2.5), axis=axis))
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "min", "any", "all", "cumsum", "cumprod"])
+def test_zero_d_reduction_method_axis(name):
+    _same(lambda m: getattr(m.array(3, dtype=np.int16), name)(axis=0))
+    _same(lambda m: getattr(m.array(3, dtype=np.int16), name)(axis=-1, keepdims=True)
+          if name not in ("cumsum", "cumprod") else None)
+
+
+def test_zero_d_reduction_ufunc_reduce_and_keepdims():
+    _same(lambda m: m.add.reduce(m.array(1.5), axis=0))
+    _same(lambda m: m.sum(m.array(1.5), axis=0, keepdims=True))
+    _same(lambda m: m.max(m.array(1.5), axis=-1, initial=4.0))
+    _same(lambda m: m.sum(np.float32(1.5), axis=0))
+
+
+def test_zero_d_reduction_grads():
+    x = np.array(0.7)
+    check_grads(lambda a: xnp.sum(xnp.sin(a), axis=0), (x,))
+    check_grads(lambda a: xnp.max(a * a, axis=-1), (x,))
+    check_grads(lambda a: xnp.cumprod(xnp.exp(a), axis=0), (x,))
+    out = xnp.vmap(lambda a: xnp.sum(a, axis=0))(xnp.arange(3.0))   # a 0-d member
+    _equal(np.arange(3.0), out)
+    _equal(np.float64(2.0), xnp.jit(lambda a: xnp.prod(a, axis=-1))(xnp.array(2.0)))
+
+
+# --- transpose ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("axes", [(), ((),), ((2, 0, 1),), ([1, 2, 0],), (2, 0, 1),
+                                  (None,), ((2, 0),), ((2, 0, 0),), ((0, 1, 3),)])
+@pytest.mark.parametrize("shape", [(1, 2, 3), ()])
+def test_transpose_method_axes(axes, shape):
+    _same(lambda m: m.zeros(shape).transpose(*axes).shape)
+
+
+def test_transpose_method_array_axes():
+    _same(lambda m: m.arange(24).reshape(2, 3, 4).transpose(m.array([2, 0, 1])))
+    perm = xnp.array([1, 0])
+    check_grads(lambda a: (a.transpose(perm) * xnp.arange(6.0).reshape(3, 2)).sum(),
+                (np.arange(6.0).reshape(2, 3),))
+
+
+# --- sort, partition, searchsorted ---------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["nonsense", b"\xc3\xa4".decode(), 1, None])
+def test_partition_method_kind(kind):
+    def part(m, arg):
+        d = m.array([3, 1, 2, 9, 0])
+        getattr(d, "argpartition" if arg else "partition")(2, axis=0, kind=kind)
+        return d
+    _same(lambda m: part(m, False), message="select kind" if kind != 1 else None)
+    _same(lambda m: m.argpartition(m.array([3, 1, 2]), 1, kind=kind))
+
+
+def test_partition_and_sort_method_order():
+    def part(m):
+        d = m.array([3.0, 1.0, 2.0])
+        d.partition(1, order="x")
+        return d
+    _same(part, message="Cannot specify order")
+
+    def srt(m):
+        d = m.array([3.0, 1.0, 2.0])
+        d.sort(order="x")
+        return d
+    _same(srt, message="Cannot specify order")
+
+    def ok(m):
+        d = m.array([[3.0, 1.0, 2.0], [0.0, -1.0, 5.0]])
+        d.partition(1, kind="introselect", order=None)
+        return d[:, 1]
+    _same(ok)
+
+
+# NumPy checks a sorter's entries only where its binary search reads them; xnp checks
+# them all (when concrete), so each out-of-range case here is one NumPy's search reaches.
+@pytest.mark.parametrize("value, sorter", [
+    (4, [0, 1, 2, 3, 5]), (0, [-1, 0, 1, 2, 3]), (0, [4, 0, -1, 2, 3]), (4, [2, 1, 3, 4, 0]),
+    (0, [1.0, 2, 3, 4, 0]), (0, [1, 2, 3, 4]), (0, [1, 2, 3, 4, 0, 5]), (0, [[2, 1, 3, 4, 0]]),
+])
+def test_searchsorted_sorter_checks(value, sorter):
+    def search(m):
+        return m.searchsorted(m.array([5, 2, 1, 3, 4]), value, sorter=sorter)
+    want = _run(search, np)
+    msg = "out of range" if "range" in str(want) else None
+    _same(search, message=msg)
+
+
+def test_searchsorted_sorter_traced():
+    a, s = xnp.array([5.0, 2, 1, 3, 4]), xnp.array([2, 1, 3, 4, 0])
+    v = np.array([0.5, 3.0, 6.0])
+    want = np.searchsorted(np.asarray(a), v, sorter=np.asarray(s))
+    _equal(want, xnp.jit(lambda v: xnp.searchsorted(a, v, sorter=s))(v))
+    _equal(want, xnp.jit(lambda s: xnp.searchsorted(a, v, sorter=s))(s))
+    _equal(np.stack([want, want]),
+           xnp.vmap(lambda s: xnp.searchsorted(a, v, sorter=s))(xnp.stack([s, s])))
+
+
+# --- resize ---------------------------------------------------------------------------------------
+RESIZE_ARGS = [
+    (("hi",), {}), ((-1,), {}), ((), {"order": 1}), ((), {"refcheck": "hi"}),
+    ((3,), {"refcheck": 2}), (((3, "a"),), {}), ((9,), {"refcheck": False}),
+    ((3.0, 2), {}), (((2, -1),), {}), (((3, 3),), {}), ((None,), {}), ((None, 3), {}),
+    ((), {}), ((2, 2), {}), ((4, 4), {}), (([5],), {}), ((0,), {}), ((2, 2, 3), {}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", RESIZE_ARGS)
+def test_resize_method_arguments(args, kwargs):
+    def resize(m):
+        a = m.eye(3)
+        r = a.resize(*args, **kwargs)
+        return r, a.shape, a
+    want = _run(resize, np)
+    _same(resize, message=None if not isinstance(want, Exception) else str(want)[:20])
+
+
+def test_resize_method_array_shape():
+    def resize(m, shape):
+        a = m.arange(4.0)
+        a.resize(shape)
+        return a
+    _same(lambda m: resize(m, m.array([3, 2])))
+    _same(lambda m: resize(m, m.array(2)))
+
+
+# --- clip, choose, conjugate methods --------------------------------------------------------------
+@pytest.mark.parametrize("args, kwargs", [((3,), {}), ((3, 5), {}), ((None, 5), {}),
+                                          ((), {"min": 3}), ((), {"max": 4}),
+                                          ((3,), {"max": 4}), ((), {}), ((3, 5, None), {})])
+def test_clip_method_bounds(args, kwargs):
+    _same(lambda m: m.arange(8).clip(*args, **kwargs))
+    _same(lambda m: m.linspace(-1, 9, 7).clip(*args, **kwargs))
+
+
+def test_clip_method_grad():
+    x = np.array([0.5, 2.0, 3.5, 6.0])
+    check_grads(lambda a: (a.clip(1.0) * a).sum(), (x,))
+    check_grads(lambda a: a.clip(max=3.0).sum(), (x,))
+
+
+def test_choose_method_choices_as_arguments():
+    _same(lambda m: m.array([0, 1, 2, 1]).choose([1, 2, 3, 4], [5, 6, 7, 8], [9, 9, 9, 9]))
+    _same(lambda m: m.array([0, 1]).choose([[1, 2], [3, 4]]))
+    _same(lambda m: m.array([0, 3]).choose([[1, 2], [3, 4]], mode="wrap"))
+    _same(lambda m: m.array([0, 3]).choose([[1, 2], [3, 4]], mode="x"), message="clipmode")
+    _same(lambda m: m.array([0, 2]).choose([[1, 2], [3, 4]]))
+    _same(lambda m: m.array([1]).choose())
+
+    def with_out(m):
+        out = m.zeros(2, dtype=np.int64)
+        r = m.array([0, 1]).choose([1, 2], [3, 4], out=out, mode="clip")
+        return r, out
+    _same(with_out)
+    got = xnp.jit(lambda a, b: xnp.array([0, 1]).choose(a, b))(xnp.ones(2), xnp.zeros(2))
+    _equal(np.array([1.0, 0.0]), got)
+
+
+@pytest.mark.parametrize("dtype", ["?", "b", "h", "I", "f4", "f8", "c8", "c16"])
+def test_conjugate_method(dtype):
+    _same(lambda m: m.ones(4, dtype=dtype).conj())
+    _same(lambda m: m.ones(4, dtype=dtype).conjugate())
+    if np.dtype(dtype).kind != "c":
+        a = xnp.ones(4, dtype=dtype)
+        assert a.conj() is a and a.conjugate() is a      # NumPy returns the array itself
+        assert np.ones(4, dtype=dtype).conj().dtype == a.conj().dtype
+
+
+@pytest.mark.parametrize("dtype", ["S3", "U2"])
+def test_conjugate_method_non_numeric(dtype):
+    _same(lambda m: m.ones(3, dtype=dtype).conj(), message="cannot conjugate non-numeric")
+
+
+def test_conjugate_method_out_and_grad():
+    def with_out(m):
+        a = m.array([1 - 1j, 2 + 3j])
+        out = m.empty_like(a)
+        r = a.conjugate(out)
+        return r, out
+    _same(with_out)
+    check_grads(lambda a: (a.conj() * a).sum(), (np.array([0.5, -2.0]),))
+    check_grads(lambda a: (a.conj() * a).real.sum(), (np.array([0.5 + 1j, -2.0]),),
+                order=1)
+
+
+# --- putmask --------------------------------------------------------------------------------------
+def test_putmask_positional_only():
+    def put(m, **kw):
+        x = m.array([0, 0])
+        m.putmask(x, **kw)
+        return x
+    _same(lambda m: put(m, values=[-1, -2], mask=[0, 1]))
+    _same(lambda m: m.putmask(a=m.array([0, 0]), values=[-1, -2], mask=[0, 1]))
