@@ -155,7 +155,7 @@ class JVPTrace(Trace):
         state.trace = self.parent          # rules bind one level down
         try:
             if all_zero:
-                return prim.bind(*primals, **params)
+                return core.bind_in(self.parent, prim, primals, params)
             if prim.jvp is None:
                 return _no_rule(prim, primals, params)
             out, tangent_out = prim.jvp(primals, tangents, **params)
@@ -216,7 +216,7 @@ class LinearTape(StagingTrace):
         state = core._state
         state.trace = parent
         try:
-            return prim.bind(*args, **params)
+            return core.bind_in(parent, prim, args, params)
         finally:
             state.trace = self
 

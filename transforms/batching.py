@@ -80,7 +80,7 @@ class BatchTrace(Trace):
         state.trace = self.parent
         try:
             if unbatched and not collective:
-                return prim.bind(*vals, **params)
+                return core.bind_in(self.parent, prim, vals, params)
             if prim.batch is None:
                 raise TypeError(f"Batching rule for '{prim.name}' not implemented")
             rule_params = dict(params, _axis=self) if collective else params

@@ -197,6 +197,16 @@ class Primitive:
         return trace.process_primitive(self, args, params)
 
 
+def bind_in(trace, prim: Primitive, args, params: dict):
+    """``prim.bind(*args, **params)`` with ``trace`` current (the caller has made it so),
+    without looking the trace up again: the hand-over from one trace to its parent."""
+    if trace is _EVAL_TRACE:
+        return prim.impl(*args, **params)
+    if type(prim) is Primitive:
+        return trace.process_primitive(prim, args, params)
+    return prim.bind(*args, **params)
+
+
 class CompositePrimitive(Primitive):
     """A primitive with a fast eager implementation that every transformation sees as the
     composition ``expand(*args, **params)`` of other primitives (so it needs no rules of
