@@ -296,3 +296,15 @@ def test_testing_asserts_that_call_pass_the_callers_arrays():
     xnp.testing.assert_no_warnings(double_in_place, a)
     np.testing.assert_array_equal(np.asarray(a), [0.0, 2.0, 4.0])
     xnp.testing.assert_raises(IndexError, lambda x: x[5], a)
+
+
+def test_dot_out_is_written_in_place_and_must_be_c_contiguous():
+    a, b = np.ones((2, 3)), np.arange(12.0).reshape(3, 4)
+    out = xnp.zeros((2, 4))
+    row = out[0]
+    assert xnp.dot(xnp.asarray(a), xnp.asarray(b), out) is out
+    np.testing.assert_array_equal(np.asarray(row), (a @ b)[0])
+    with pytest.raises(ValueError, match="not acceptable"):
+        np.dot(a, b, np.zeros((4, 2)).T)
+    with pytest.raises(ValueError, match="not acceptable"):
+        xnp.dot(xnp.asarray(a), xnp.asarray(b), xnp.zeros((4, 2)).T)

@@ -20,6 +20,7 @@ from xnp._array import ndarray
 from xnp._dtypes import result_type
 from xnp._einsum import cast, einsum, einsum_path, reshape_v, strong, transpose_v
 from xnp._util import broadcast_to_v, cast_v, dtype_of, normalize_axis, raw, shape_of
+from xnp._views import store_value
 from xnp._writeable import check_writeable
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
@@ -89,8 +90,11 @@ def _exact_out(name: str, r, out) -> ndarray:
         raise ValueError(f"{name}: output array is not acceptable (must have the right "
                          f"datatype {dtype_of(r)} and shape {fmt_shape(shape_of(r))}, got "
                          f"{out.dtype} and {fmt_shape(out.shape)})")
+    if not out.flags.c_contiguous:
+        raise ValueError(f"{name}: output array is not acceptable (must be a C-contiguous "
+                         "array, as NumPy's; this one is a strided view)")
     check_writeable(out, "output array")
-    out._value = r
+    store_value(out, r)         # in place, so that views of out see the result
     return out
 
 
