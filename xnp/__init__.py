@@ -22,6 +22,7 @@ from xnp._array import ndarray
 from xnp._array_api import __array_namespace_info__, from_dlpack  # noqa: F401
 from xnp._copying import *  # noqa: F403
 from xnp._creation import *  # noqa: F403
+from xnp._ranges import *  # noqa: F403
 from xnp._dtypes import (  # noqa: F401
     bfloat16, can_cast, complexfloating, dtype, finfo, floating, generic, iinfo, inexact,
     integer, isdtype, issubdtype, number, promote_types, result_type, signedinteger,

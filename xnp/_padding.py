@@ -202,7 +202,7 @@ def _pad_edge(v, axis, lo, hi):
 
 
 def _pad_ramp(v, axis, lo, hi, ends):
-    from xnp._creation import linspace_v
+    from xnp._ranges import linspace_v
     dt = dtype_of(v)
     n = shape_v(v)[axis]
     parts = []
