@@ -104,3 +104,14 @@ def test_lib_numpy_version_and_stride_tricks_exist():
     assert xnp.lib.NumpyVersion("2.1.0") >= "2.0.0"
     w = xnp.lib.stride_tricks.sliding_window_view(xnp.arange(5), 2)
     np.testing.assert_array_equal(w, np.lib.stride_tricks.sliding_window_view(np.arange(5), 2))
+
+
+@pytest.mark.parametrize("order", ["x", 3, "CF"])
+def test_bad_order_raises_as_numpy(order):
+    for call in (lambda m: m.ravel(m.arange(4), order=order),
+                 lambda m: m.zeros((2, 2), order=order),
+                 lambda m: m.copy(m.arange(4), order=order)):
+        with pytest.raises(Exception) as expected:
+            call(np)
+        with pytest.raises(expected.type):
+            call(xnp)

@@ -17,7 +17,7 @@ from transforms.core import Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
-from xnp._layout import is_fortran, resolve_order, with_order
+from xnp._layout import is_fortran, order_letter, resolve_order, with_order
 from xnp._ranges import arange
 from xnp._shapes import (
     check_nonnegative,
@@ -87,7 +87,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
             _value_of(a) if not isinstance(_value_of(a), (list, tuple)) else np.asarray(a)):
         raise ValueError("asarray: Unable to avoid copy while creating an array as "
                          "requested.")
-    return array(a, dtype=dtype, copy=bool(copy), order=_order_arg(order))
+    return array(a, dtype=dtype, copy=bool(copy), order=order_letter(order))
 
 
 asanyarray = asarray
@@ -129,17 +129,7 @@ def copy(a, order="K", subok=False) -> ndarray:
     """A copy of the array (a ``copy`` primitive); ``order`` is the memory layout of a
     concrete copy, as in NumPy ('K' and 'A' keep a Fortran-ordered one)."""
     v = value(a)
-    return wrap(lax.copy_p.bind(v, order=resolve_order(v, _order_arg(order))))
-
-
-def _order_arg(order) -> str:
-    if order is None:
-        return "K"
-    if isinstance(order, str):
-        order = order.upper()
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    return order
+    return wrap(lax.copy_p.bind(v, order=resolve_order(v, order_letter(order))))
 
 
 # --- filled arrays -----------------------------------------------------------------------------
@@ -179,7 +169,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
 
 def _ordered(out: ndarray, order, like=None) -> ndarray:
     """``out`` in the memory layout ``order`` asks for ('K'/'A' follow ``like``)."""
-    order = _order_arg(order)
+    order = order_letter(order)
     if order in ("K", "A"):
         if like is None or not is_fortran(value(like)):
             return out

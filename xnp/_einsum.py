@@ -24,6 +24,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import result_type
+from xnp._layout import order_letter
 from xnp._util import cast_v, full_v, raw, shape_of
 from xnp._writeable import check_writeable
 
@@ -523,8 +524,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe' (got {casting!r})")
-    if not (isinstance(order, str) and order.upper() in ("C", "F", "A", "K")):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order_letter(order)         # NumPy's check of the argument (the layout is not used)
     text, ops = _split_operands(operands)
     values = [strong(raw(op)) for op in ops]
     plan = _plan(text, tuple(v.shape for v in values), _optimize_key(optimize))

@@ -16,6 +16,18 @@ from transforms.core import Tracer
 __all__: list = []
 
 
+def order_letter(order, default: str = "K") -> str:
+    """NumPy's ``order`` argument as one of 'C', 'F', 'A', 'K' (lower case accepted, as
+    NumPy; None gives ``default``), or NumPy's TypeError/ValueError."""
+    if order is None:
+        return default
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() in ("C", "F", "A", "K"):
+        return order.upper()
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
 def numpy_value(v) -> np.ndarray | None:
     """The NumPy array behind a concrete value; None when ``v`` is traced."""
     if type(v) is np.ndarray:
@@ -43,9 +55,10 @@ def resolve_order(v, order: str) -> str:
 def with_order(v, order: str | None):
     """``v`` laid out in ``order`` ('C', 'F', 'A', 'K' or None to keep it), copied only
     when its layout differs; a traced value is returned as it is."""
-    if isinstance(order, str):
-        order = order.upper()
-    if order is None or order == "K":
+    if order is None:
+        return v
+    order = order_letter(order)
+    if order == "K":
         return v
     want = resolve_order(v, order)
     a = numpy_value(v)

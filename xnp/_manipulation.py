@@ -17,7 +17,7 @@ from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
-from xnp._layout import resolve_order
+from xnp._layout import order_letter, resolve_order
 from xnp._shapes import (
     atleast_v,
     check_nonnegative,
@@ -54,14 +54,9 @@ __all__ = [
 def _order(order, allowed=("C", "F", "A", "K"), what="order", v=None) -> str:
     """'C' or 'F': the index order ``order`` means for value ``v`` ('A' and 'K' read a
     Fortran-ordered array in Fortran order, as NumPy)."""
-    if order is None:
-        return "C"
-    if isinstance(order, str):
-        order = order.upper()           # NumPy accepts 'c', 'f', 'a', 'k'
+    order = order_letter(order, "C")
     if order not in allowed:
-        if order in ("C", "F", "A", "K"):
-            raise ValueError(f"order {order!r} is not permitted for {what}")
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        raise ValueError(f"order {order!r} is not permitted for {what}")
     return resolve_order(v, order) if order in ("A", "K") and v is not None else \
         "F" if order == "F" else "C"
 
