@@ -213,25 +213,25 @@ defjvp(complex_p, lambda g, x, y: g, lambda g, x, y: mul(g, 1j))
 complex_p.transpose = lambda ct, x, y: [
     unbroadcast(real_p.bind(ct), x.aval) if is_undefined(x) else None,
     unbroadcast(neg(imag_p.bind(ct)), y.aval) if is_undefined(y) else None]
-def _sum_jvp(prim, one_sided):
-    """The JVP of add or sub: with both tangents present, the primitive itself applied to
-    them (one equation, broadcasting as the primal did); else ``one_sided``'s rules."""
+def _sub_jvp(one_sided):
+    """With both tangents present, ``sub`` of them (one equation, broadcasting as the
+    primal did) rather than ``add`` of one and ``neg`` of the other; else ``one_sided``."""
     def jvp(primals, tangents, **params):
         tx, ty = tangents
         if type(tx) is Zero or type(ty) is Zero:
             return one_sided(primals, tangents, **params)
-        out = prim.bind(*primals, **params)
+        out = sub_p.bind(*primals, **params)
         oaval = get_aval(out)
         if not is_differentiable(oaval):
             return out, Zero(tangent_aval(oaval))
-        return out, fit(prim.bind(tx, ty), oaval)
-    prim.jvp = jvp
+        return out, fit(sub(tx, ty), oaval)
+    sub_p.jvp = jvp
 
 
-_sum_jvp(add_p, defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g))
+defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)   # one add of the two tangents
 add_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
                                     unbroadcast(ct, y.aval) if is_undefined(y) else None]
-_sum_jvp(sub_p, defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g)))
+_sub_jvp(defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g)))
 sub_p.transpose = lambda ct, x, y: [unbroadcast(ct, x.aval) if is_undefined(x) else None,
                                     unbroadcast(neg(ct), y.aval) if is_undefined(y) else None]
 
