@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from transforms import runtime
+from transforms import cuda_plugin, runtime
 from transforms.lowering import mlir_type
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -15,9 +15,9 @@ DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, 
           np.complex128]
 
 
-def test_backend_is_the_pinned_jaxlib_on_cpu():
+def test_backend_is_the_pinned_jaxlib_on_the_requested_platform():
     b = runtime.backend()
-    assert b.platform == "cpu"
+    assert b.platform == runtime.platform() == cuda_plugin.requested_platform()
     import jaxlib.version
     assert jaxlib.version.__version__ == runtime.SUPPORTED_JAXLIB
 

@@ -106,7 +106,7 @@ def _register_dispatch_nodes_locked():
                 handles = list(_handle_types)
                 unflatten = (_make_result_unflatten(handles[0]) if len(handles) == 1
                              and _wrap_value(np.zeros(0)).__class__ is handles[0]
-                             else _result_unflatten)
+                             and runtime.backend().host_readable else _result_unflatten)
                 runtime.register_dispatch_node(t, _result_flatten, unflatten)
             else:
                 runtime.register_dispatch_node(t, _handle_flatten, _handle_unflatten)

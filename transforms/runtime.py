@@ -3,12 +3,18 @@
 jaxlib's Python bindings are private and change between releases, so every call to them
 lives here, behind a handful of functions, and jaxlib is imported only when something is
 first compiled. The version is checked at that moment with an error naming the supported
-release. Facts this module relies on (measured with jaxlib 0.10.2):
+release. jit compiles for the CPU, or for an NVIDIA GPU through jaxlib's CUDA PJRT plugin
+when XNP_PLATFORM=cuda (transforms/cuda_plugin.py finds the plugin and NVIDIA's
+libraries). Facts this module relies on (measured with jaxlib 0.10.2):
 
 * ``batched_device_put`` with ``enable_x64=True`` keeps 64-bit types (otherwise float64
   silently becomes float32). With ``ZERO_COPY`` it aliases aligned host memory; that is
   safe here because xnp never writes into an array value, and every call waits for its
   results before returning.
+* On the GPU (checked on an H100), results are copied to the host with
+  ``_single_device_array_to_np_array_did_copy`` (it tries ``import jax.core`` once, and
+  goes on without it), and XLA:GPU's GEMM autotuner is turned off
+  (``_gpu_option_overrides``).
 * Results are read through the buffer protocol (``memoryview``), which is zero-copy on the
   CPU, waits for the buffer and costs about 3 us less than DLPack; it rejects bfloat16,
   which compiled programs return bitcast to uint16 (TRANSPORT_DTYPES). Several other ways
@@ -31,10 +37,12 @@ from typing import Any, Callable, Sequence
 import ml_dtypes
 import numpy as np
 
+from transforms import cuda_plugin
+
 __all__ = ["SUPPORTED_JAXLIB", "backend", "compile_mlir", "device_put", "to_numpy",
            "is_device_buffer", "Executable", "buffer_view", "make_dispatcher",
            "dispatch_x64", "fastpath_data", "output_treedef", "register_dispatch_node",
-           "dispatch_leaves"]
+           "dispatch_leaves", "platform"]
 
 SUPPORTED_JAXLIB = "0.10.2"
 _SUPPORTED_API_VERSION = 467      # jaxlib.xla_client._version of that release
@@ -58,7 +66,7 @@ def _register_lapack(jax_ext) -> None:
 class _Backend:
     """The jaxlib objects xnp uses, created once: client, device, sharding."""
 
-    def __init__(self, platform: str = "cpu"):
+    def __init__(self, platform: str | None = None):
         try:
             import jaxlib
             from jaxlib import _hlo, _jax, xla_client
@@ -74,11 +82,22 @@ class _Backend:
         from jaxlib import utils
         utils.absl_set_min_log_level(1)    # the client logs INFO lines on creation
         self.jax = _jax
-        self.client = _jax.get_tfrt_cpu_client(asynchronous=True)
+        platform = platform or cuda_plugin.requested_platform()
+        self.cuda_data_dir = None
+        if platform == "cpu":
+            self.client = _jax.get_tfrt_cpu_client(asynchronous=True)
+        else:
+            self.client = _cuda_client(xla_client)
+            self.cuda_data_dir = cuda_plugin.cuda_data_dir()
         self.device = self.client.local_devices()[0]
-        self.platform = self.client.platform
+        self.platform = cuda_plugin.PLATFORM_NAMES.get(self.client.platform,
+                                                       self.client.platform)
         self.device_list = _jax.DeviceList((self.device,))
-        _register_lapack(_jax)
+        # Results are read through the buffer protocol on the CPU (no copy); from other
+        # devices they are copied to the host.
+        self.host_readable = self.platform == "cpu"
+        if self.host_readable:
+            _register_lapack(_jax)
         replicated = _hlo.HloSharding.replicate()
 
         class _Sharding(_jax.SingleDeviceSharding):
@@ -93,7 +112,11 @@ class _Backend:
         self.sharding = _Sharding(self.device)
         self.devices = [self.device]
         self.put = _jax.batched_device_put
-        self.zero_copy = _jax.HostBufferSemantics.ZERO_COPY
+        # How host arrays are transferred: aliased on the CPU; elsewhere copied without
+        # waiting (safe: every call reads its results, so waits for its transfers, before
+        # it returns, and xnp never writes into an array's value).
+        self.zero_copy = (_jax.HostBufferSemantics.ZERO_COPY if self.host_readable else
+                          _jax.HostBufferSemantics.IMMUTABLE_UNTIL_TRANSFER_COMPLETES)
         self.array_type = _jax.ArrayImpl
         # C++ dispatch: a pytree registry of the built-in containers, a cache of compiled
         # entries separate from jax's, and the process-wide states if nobody set them yet.
@@ -102,6 +125,28 @@ class _Backend:
             enable_dict=True)
         self.dispatch_cache = _jax.PjitFunctionCache()
         self.owns_jit_states = _install_jit_states(_jax)
+
+
+def _cuda_client(xla_client):
+    """A PJRT client of the CUDA plugin (see transforms/cuda_plugin.py)."""
+    path, major = cuda_plugin.find_plugin(SUPPORTED_JAXLIB)
+    cuda_plugin.preload_libraries(major)
+    if not xla_client.pjrt_plugin_loaded("cuda"):
+        xla_client.load_pjrt_plugin_dynamically("cuda", path)
+    if not xla_client.pjrt_plugin_initialized("cuda"):
+        xla_client.initialize_pjrt_plugin("cuda")
+    try:
+        return xla_client.make_c_api_client("cuda",
+                                            xla_client.generate_pjrt_gpu_plugin_options())
+    except Exception as e:
+        raise RuntimeError(f"XNP_PLATFORM=cuda: the CUDA plugin at {path} found no usable "
+                           f"GPU ({e}); unset XNP_PLATFORM to compile for the CPU") from e
+
+
+def platform() -> str:
+    """The platform jit compiles for ("cpu" or "cuda"): the backend's once it exists, else
+    the one XNP_PLATFORM asks for (without importing jaxlib)."""
+    return _backend.platform if _backend is not None else cuda_plugin.requested_platform()
 
 
 def backend() -> _Backend:
@@ -141,14 +186,24 @@ def device_put(x: np.ndarray):
                  b.zero_copy, enable_x64=True)
 
 
+def _host_copy(buf) -> np.ndarray:
+    """A read-only host copy of a buffer on another device than the CPU."""
+    value = buf._single_device_array_to_np_array_did_copy()[0]
+    value.flags.writeable = False
+    return value
+
+
 def is_device_buffer(x) -> bool:
     return _backend is not None and type(x) is _backend.array_type
 
 
 def buffer_view(buf) -> np.ndarray:
     """A read-only NumPy view of a device buffer through the buffer protocol: no copy on
-    the CPU, waits until the buffer is ready. Every dtype but bfloat16 (TRANSPORT_DTYPES)."""
-    return np.asarray(memoryview(buf))
+    the CPU, waits until the buffer is ready; a host copy from other devices. Every dtype
+    but bfloat16 (TRANSPORT_DTYPES)."""
+    if _backend.host_readable:
+        return np.asarray(memoryview(buf))
+    return _host_copy(buf)
 
 
 def to_numpy(buf) -> np.ndarray:
@@ -158,7 +213,7 @@ def to_numpy(buf) -> np.ndarray:
         raise TypeError(f"runtime.to_numpy: DLPack cannot export {aval.dtype} buffers; "
                         "compiled programs return them bitcast to "
                         f"{TRANSPORT_DTYPES[aval.dtype]}")
-    return np.asarray(memoryview(buf))
+    return buffer_view(buf)
 
 
 # Dtypes DLPack (and so NumPy) cannot exchange, and the same-width type that carries their
@@ -202,7 +257,10 @@ class Executable:
 
     def results(self, buffers: Sequence) -> list:
         """NumPy views of the buffers ``execute`` returned, in their true dtypes."""
-        outs = [np.asarray(memoryview(b)) for b in buffers]
+        if _backend.host_readable:
+            outs = [np.asarray(memoryview(b)) for b in buffers]
+        else:
+            outs = [_host_copy(b) for b in buffers]
         if self._needs_view:
             outs = [o.view(d) if o.dtype != d else o for o, d in zip(outs, self.out_dtypes)]
         return outs
@@ -211,13 +269,30 @@ class Executable:
         return self.results(self.execute(args))
 
 
+def _gpu_option_overrides() -> list:
+    """XLA options for GPU compiles. XLA:GPU's autotuner tries many kernels for every
+    float32 product at HIGHEST precision (which xnp's lowering asks for, to give NumPy's
+    float32 results): the MLP step of bench/jit.py took 25 s to compile on an H100 with
+    it and 1.5 s without, and its step ran no slower (0.5 ms against 1.0 ms, one run). So
+    it is off unless XLA_FLAGS sets xla_gpu_autotune_level."""
+    if "xla_gpu_autotune_level" in os.environ.get("XLA_FLAGS", ""):
+        return []
+    return [("xla_gpu_autotune_level", 0)]
+
+
 def compile_mlir(text: str, out_shapes: Sequence[tuple]) -> Executable:
     """Compile a StableHLO module given as MLIR text for the default device.
 
     ``out_shapes`` lists the (shape, dtype) of each result of ``@main``.
     """
     b = backend()
-    exe = b.client.compile_and_load(text, b.device_list, b.jax.CompileOptions())
+    options = b.jax.CompileOptions()
+    if b.platform != "cpu":
+        if b.cuda_data_dir:
+            options.executable_build_options.debug_options.xla_gpu_cuda_data_dir = (
+                b.cuda_data_dir)
+        options.env_option_overrides = _gpu_option_overrides()
+    exe = b.client.compile_and_load(text, b.device_list, options)
     return Executable(exe, out_shapes)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from transforms import runtime
 from transforms.lowering import LoweringContext, Value, i64_array
 from xnp.lax._linalg import (
     _real,
@@ -48,6 +49,11 @@ def _layout(ndim: int, nbatch: int) -> str:
 def _lapack(ctx: LoweringContext, routine: str, operands, results, nbatch: int, **config):
     """A LAPACK FFI custom call; ``config`` holds LAPACK's character flags."""
     dtype = operands[0].dtype
+    if runtime.platform() != "cpu":
+        raise NotImplementedError(
+            f"xnp.linalg under jit runs LAPACK's {routine}, which exists only on the CPU, "
+            f"not on {runtime.platform()!r}: call this function outside jit, or compile "
+            "for the CPU (unset XNP_PLATFORM)")
     try:
         target = f"lapack_{_PREFIX[dtype.name]}{routine}_ffi"
     except KeyError:

@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from transforms import runtime
 from transforms.lowering import LoweringContext, Value
 from xnp.lax._base import loop_dtypes
 
@@ -354,6 +355,19 @@ def order_keys(ctx: LoweringContext, x: Value) -> tuple[Value | None, list[Value
     key = order_key(ctx, x)
     top = ctx.full(x.shape, np.iinfo(key.dtype).max, key.dtype)
     return ctx.compare(key, top, "EQ"), [key]
+
+
+def reduction_keys(ctx: LoweringContext, x: Value) -> tuple[Value | None, list[Value]]:
+    """:func:`order_keys` for a reduction's body, whose comparisons test the NaN flag
+    themselves. Off the CPU the floats are their own keys: XLA:GPU fails to compile the
+    bit-level keys in a reduction fused with its consumer ("'stablehlo.and' op operand
+    #0 must be ... integer"), and its float comparisons keep subnormals."""
+    if runtime.platform() == "cpu" or not is_float(x.dtype):
+        return order_keys(ctx, x)
+    if x.dtype.kind == "c":
+        re, im = parts(ctx, x)
+        return ctx.binary("or", ctx.compare(re, re, "NE"), ctx.compare(im, im, "NE")), [re, im]
+    return ctx.compare(x, x, "NE"), [x]
 
 
 def lex_compare(ctx: LoweringContext, xs, ys, direction: str) -> Value:

@@ -304,12 +304,12 @@ del _p
 # along the axis, so that floating-point results are NumPy's bit for bit (XLA's
 # reduce_window reassociates). Orderings (extrema, arg-extrema, sort, top_k) compare
 # integer keys made from the bits (order_keys): XLA's CPU float comparisons treat
-# subnormals as zero.
+# subnormals as zero. Off the CPU, reductions compare the floats themselves (reduction_keys).
 from transforms.lowering import i64_array  # noqa: E402
 from xnp.lax._lower_util import (  # noqa: E402
     is_nan,
     lex_compare,
-    order_keys,
+    reduction_keys,
 )
 
 
@@ -338,7 +338,7 @@ def _extremum(largest):
             return ctx.binary("or" if largest else "and", a, b)
         if a.dtype.kind in "iu":
             return ctx.binary("maximum" if largest else "minimum", a, b)
-        (an, ka), (bn, kb) = order_keys(ctx, a), order_keys(ctx, b)
+        (an, ka), (bn, kb) = reduction_keys(ctx, a), reduction_keys(ctx, b)
         direction = ("G" if largest else "L") + (
             "E" if a.dtype == np.float16 or a.dtype.kind == "c" else "T")
         wins = _and(ctx, _not(ctx, bn), lex_compare(ctx, ka, kb, direction))
@@ -403,7 +403,7 @@ def _arg_rule(largest):
     # A (value, index) reduction: the better value wins, a NaN beating everything; ties
     # (NaN with NaN) go to the lower index, so that the first occurrence is returned.
     def body(ctx, av, ai, bv, bi):
-        (an, ka), (bn, kb) = order_keys(ctx, av), order_keys(ctx, bv)
+        (an, ka), (bn, kb) = reduction_keys(ctx, av), reduction_keys(ctx, bv)
         plain = _and(ctx, _not(ctx, an), _not(ctx, bn))
         better = _and(ctx, plain, lex_compare(ctx, ka, kb, "GT" if largest else "LT"))
         tie = _and(ctx, plain, lex_compare(ctx, ka, kb, "EQ"))
