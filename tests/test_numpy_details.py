@@ -308,3 +308,24 @@ def test_dot_out_is_written_in_place_and_must_be_c_contiguous():
         np.dot(a, b, np.zeros((4, 2)).T)
     with pytest.raises(ValueError, match="not acceptable"):
         xnp.dot(xnp.asarray(a), xnp.asarray(b), xnp.zeros((4, 2)).T)
+
+
+@pytest.mark.parametrize("values, kwargs", [
+    ([-0.0, -0.0], {}), ([-0.0, -0.0], {"initial": -0.0}), ([], {"initial": -0.0}),
+    ([-0.0, 0.0], {"initial": -0.0}), ([1.0, -1.0], {"initial": -0.0}),
+    ([[-0.0, 0.0], [-0.0, -0.0]], {"axis": 1, "initial": -0.0}),
+    ([-0.0, 0.0], {"initial": -0.0, "where": [True, False]}),
+    ([-0.0, -0.0], {"initial": 0.0}),
+])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_sum_adds_the_elements_to_initial_keeping_negative_zero(values, kwargs, dtype):
+    # NumPy starts the sum at `initial` (a sum of negative zeros stays -0.0), eagerly and
+    # under jit.
+    a = np.array(values, dtype)
+    kw = {k: np.array(v) if k == "where" else v for k, v in kwargs.items()}
+    want = np.sum(a, **kw)
+    for got in (xnp.sum(xnp.asarray(a), **kw), xnp.jit(lambda x: xnp.sum(x, **kw))(a)):
+        got = np.asarray(got)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -187,11 +187,29 @@ def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, 
     aval = get_aval(v)
     axes = reduce_axes(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
-    v = mask_v(cast_v(v, dt), where, identity, name)
-    r = prim.bind(v, axes=axes)
+    v = cast_v(v, dt)
+    r = prim.bind(mask_v(v, where, identity, name), axes=axes)
     if initial is not None:
-        r = combine.bind(r, scalar_in(initial, dt, name))
+        init = scalar_in(initial, dt, name)
+        r = combine.bind(r, init)
+        if name == "sum" and _is_negative_zero(init):
+            r = _negative_zero_sum(v, r, init, axes, where, name)
     return store(keep_v(r, aval.shape, axes, keepdims), out, name)
+
+
+def _is_negative_zero(c) -> builtins.bool:
+    return (type(c) is np.ndarray and c.dtype.kind in "fc" and c == 0
+            and builtins.bool(np.signbit(c.real)))
+
+
+def _negative_zero_sum(v, r, init, axes, where, name):
+    """NumPy adds the elements to ``initial``, while the reduction starts from +0.0: with
+    ``initial=-0.0`` a sum of negative zeros (or of nothing) is -0.0."""
+    zero = np.zeros((), v.dtype)
+    negzero = lax.and_p.bind(lax.eq_p.bind(v, zero), lax.signbit_p.bind(
+        lax.real_p.bind(v) if v.dtype.kind == "c" else v))
+    every = lax.reduce_and_p.bind(mask_v(negzero, where, True, name), axes=axes)
+    return lax.select_n_p.bind(every, r, broadcast_to_v(init, get_aval(r).shape))
 
 
 def sum(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = False,
