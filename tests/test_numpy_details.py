@@ -329,3 +329,26 @@ def test_sum_adds_the_elements_to_initial_keeping_negative_zero(values, kwargs, 
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("values, dtype", [
+    ([1.5, 2.0], "int64"), ([1.0, 300.0], "uint8"), ([1.0, 2.0], "int32"),
+    ([1.1], "float32"), ([1.0, 0.5], "float16"), ([1, 200], "int8"), ([1, 2], "int8"),
+])
+def test_astype_same_value_casting_checks_the_values_as_numpy(values, dtype):
+    a = np.array(values)
+    try:
+        want = a.astype(dtype, casting="same_value")
+    except ValueError as e:
+        with pytest.raises(ValueError, match=str(e)):
+            xnp.asarray(a).astype(dtype, casting="same_value")
+    else:
+        got = xnp.asarray(a).astype(dtype, casting="same_value")
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_astype_same_value_under_jit_asks_for_concrete_values():
+    from transforms import ConcretizationTypeError
+    with pytest.raises(ConcretizationTypeError, match="same_value"):
+        xnp.jit(lambda x: x.astype("int32", casting="same_value"))(np.ones(2))

@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from transforms.core import Tracer
+from transforms.core import ConcretizationTypeError, Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -109,9 +109,11 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if not copy and type(x) is ndarray and x.dtype == np.dtype(dtype):
         return x                        # NumPy: no copy needed, the array itself
     value_ = raw(x)
-    dt = np.dtype(dtype)
+    dt = to_dtype(dtype)
     src = np.result_type(value_) if not isinstance(value_, Tracer) else value_.dtype
-    if not np.can_cast(src, dt, casting=casting):
+    if casting == "same_value":
+        _check_same_value(value_, dt)
+    elif not np.can_cast(src, dt, casting=casting):
         raise TypeError(f"Cannot cast array data from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
     if dt.kind in "iub" and src.kind in "fc" and isinstance(value_, (np.ndarray, np.generic)):
@@ -123,6 +125,17 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if out is value_ and copy and not isinstance(out, Tracer):
         out = np.array(out, copy=True)
     return wrap(out)
+
+
+def _check_same_value(v, dt: np.dtype) -> None:
+    """NumPy's ``casting='same_value'``: every value must survive the cast (ValueError
+    otherwise). The check reads the values, so it needs concrete ones."""
+    if isinstance(v, Tracer):
+        raise ConcretizationTypeError(
+            "astype(casting='same_value') checks the values being cast, which are traced "
+            "here (under jit, grad or vmap): use casting='unsafe' and check the values "
+            "outside the transformation")
+    np.asarray(v).astype(dt, casting="same_value")
 
 
 def copy(a, order="K", subok=False) -> ndarray:
