@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import types
 
 import ml_dtypes
 import numpy as np
@@ -44,13 +45,34 @@ _WEAK_PY_TYPE = {"b": builtins.bool, "i": int, "u": int, "f": float, "c": comple
 
 
 def canonicalize_dtype(dt) -> np.dtype:
-    """``np.dtype(dt)``, with a TypeError that names the bad value."""
+    """The dtype a ``dtype=`` argument names, as NumPy's functions read one.
+
+    Parameters
+    ----------
+    dt : dtype-like
+        A dtype, scalar type, type code or name, or a DType class
+        (``numpy.dtypes.Float32DType``, which stands for its dtype as in NumPy).
+
+    Returns
+    -------
+    numpy.dtype
+
+    Raises
+    ------
+    TypeError
+        For ``None``, for the class ``np.dtype`` itself and for anything NumPy cannot
+        interpret as a data type (with NumPy's message).
+    """
+    if isinstance(dt, np.dtype):
+        return dt
     if dt is None:
         raise TypeError("dtype must not be None here")
-    try:
-        return np.dtype(dt)
-    except TypeError as e:
-        raise TypeError(f"data type {dt!r} not understood") from e
+    if isinstance(dt, type) and issubclass(dt, np.dtype):
+        if dt is np.dtype:
+            raise TypeError("Cannot convert np.dtype into a dtype.")
+        # A DType class: its dtype (parametric ones, 'U' or 'S', their unsized dtype).
+        return np.dtype(dt.type) if dt._parametric else dt()
+    return np.dtype(dt)
 
 
 def _promotion_operand(aval):
@@ -110,11 +132,11 @@ def _operand(x):
         return FLOAT64
     if isinstance(x, Tracer):
         return _promotion_operand(x.aval)
-    if isinstance(x, (np.ndarray, np.generic)):
-        return x.dtype
+    if isinstance(x, (np.ndarray, np.generic, np.dtype)):
+        return x if isinstance(x, np.dtype) else x.dtype
     if hasattr(x, "dtype") and not isinstance(x, type):
         return np.dtype(x.dtype)
-    return canonicalize_dtype(x)
+    return np.dtype(x)
 
 
 def result_type(*arrays_and_dtypes) -> np.dtype:
@@ -130,7 +152,9 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
 def promote_types(type1, type2) -> np.dtype:
     """The smallest dtype to which both dtypes may be safely cast (as NumPy, whose result
     keeps a dtype's identity and metadata when both are the same)."""
-    a, b = canonicalize_dtype(type1), canonicalize_dtype(type2)
+    if type1 is None or type2 is None:
+        raise TypeError("did not understand one of the types")
+    a, b = np.dtype(type1), np.dtype(type2)
     if a == BFLOAT16 or b == BFLOAT16:
         return _result_dtype_cached((a, b))
     return np.promote_types(a, b)
@@ -143,9 +167,13 @@ def can_cast(from_, to, casting: str = "safe") -> builtins.bool:
     """
     if type(from_) in (builtins.bool, int, float, complex):
         raise TypeError("can_cast() does not support Python ints, floats, and complex "
-                        "because the result used to depend on the value.")
+                        "because the result used to depend on the value.\nThis change was "
+                        "part of adopting NEP 50, we may explicitly allow them again in the "
+                        "future.")
+    if from_ is None or to is None:
+        raise TypeError("did not understand one of the types; 'None' not accepted")
     src = _operand(from_)
-    dst = canonicalize_dtype(to)
+    dst = np.dtype(to)
     if BFLOAT16 in (src, dst):
         if casting == "unsafe" or src == dst:
             return True
@@ -186,18 +214,69 @@ def python_scalar_cast_dtype(value, to) -> np.dtype:
     return src
 
 
-def finfo(dt):
-    """Machine limits for floating types (bfloat16 included)."""
-    dt = np.dtype(_operand(dt)) if not isinstance(dt, type) else np.dtype(dt)
-    if dt == BFLOAT16:
-        return ml_dtypes.finfo(dt)
-    return np.finfo(dt)
+class _LimitsMeta(type):
+    """Makes ``xnp.finfo``/``xnp.iinfo`` stand for NumPy's classes in ``isinstance`` and
+    ``issubclass`` (their instances are NumPy's, or ml_dtypes' for bfloat16)."""
+
+    def __instancecheck__(cls, instance) -> builtins.bool:
+        return isinstance(instance, cls._numpy_type)
+
+    def __subclasscheck__(cls, subclass) -> builtins.bool:
+        return subclass is cls or issubclass(subclass, cls._numpy_type)
 
 
-def iinfo(dt):
-    """Machine limits for integer types."""
-    dt = np.dtype(_operand(dt)) if not isinstance(dt, type) else np.dtype(dt)
-    return np.iinfo(dt)
+def _limits_dtype(dt) -> np.dtype:
+    return np.dtype(dt) if isinstance(dt, type) else np.dtype(_operand(dt))
+
+
+class finfo(metaclass=_LimitsMeta):
+    """Machine limits for floating point types, as ``numpy.finfo`` (bfloat16 included).
+
+    Parameters
+    ----------
+    dtype : float, dtype, scalar type, instance or array
+        The floating (or complex) type to describe; an array gives its dtype's limits,
+        as the Array API's ``finfo`` does.
+
+    Returns
+    -------
+    numpy.finfo
+        NumPy's object (ml_dtypes' for bfloat16), so ``eps``, ``max``, ``tiny``, ... are
+        NumPy scalars of the type. ``finfo[np.float64]`` is a generic alias, as in NumPy.
+    """
+
+    __module__ = "xnp"
+    _numpy_type = np.finfo
+    __class_getitem__ = classmethod(types.GenericAlias)
+
+    def __new__(cls, dtype):
+        dt = _limits_dtype(dtype)
+        if dt == BFLOAT16:
+            return ml_dtypes.finfo(dt)
+        return np.finfo(dt)
+
+
+class iinfo(metaclass=_LimitsMeta):
+    """Machine limits for integer types, as ``numpy.iinfo``.
+
+    Parameters
+    ----------
+    int_type : integer type, dtype, instance or array
+        The integer type to describe; an array gives its dtype's limits.
+
+    Returns
+    -------
+    numpy.iinfo
+        NumPy's object (``min``, ``max``, ``bits``, ``dtype``); ``iinfo[np.int_]`` is a
+        generic alias, as in NumPy.
+    """
+
+    __module__ = "xnp"
+    _numpy_type = np.iinfo
+    __class_getitem__ = classmethod(types.GenericAlias)
+
+    def __new__(cls, int_type):
+        return np.iinfo(_limits_dtype(int_type))
 
 
 _KIND_NAMES = {
@@ -207,22 +286,84 @@ _KIND_NAMES = {
 }
 
 
+def _is_bfloat16(x) -> builtins.bool:
+    return x is bfloat16 or (isinstance(x, np.dtype) and x == BFLOAT16)
+
+
 def isdtype(dtype, kind) -> builtins.bool:
-    """Array API ``isdtype``: whether ``dtype`` is of ``kind`` (a name, dtype or tuple)."""
-    dt = np.dtype(dtype)
-    if isinstance(kind, tuple):
-        return any(isdtype(dt, k) for k in kind)
-    if isinstance(kind, str):
-        if kind not in _KIND_NAMES:
-            raise ValueError(f"isdtype: kind {kind!r} is not a known kind name")
-        return dt.kind in _KIND_NAMES[kind]
-    return dt == np.dtype(kind)
+    """Determine whether a dtype is of a given kind, as ``numpy.isdtype``.
+
+    Parameters
+    ----------
+    dtype : dtype or scalar type
+        The dtype to classify (strings and arrays are rejected, as by NumPy).
+    kind : dtype, str or tuple of them
+        A dtype, or one of the kind names ``'bool'``, ``'signed integer'``,
+        ``'unsigned integer'``, ``'integral'``, ``'real floating'``,
+        ``'complex floating'`` and ``'numeric'``.
+
+    Returns
+    -------
+    bool
+        Whether ``dtype`` is ``kind`` or one of ``kind``. bfloat16 is a real floating
+        (and numeric) type.
+
+    Raises
+    ------
+    TypeError
+        If ``dtype`` is not a NumPy dtype or ``kind`` holds something other than dtypes
+        and strings (NumPy's messages).
+    ValueError
+        For an unknown kind name.
+    """
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if _is_bfloat16(dtype):
+        found = False
+        for k in kinds:
+            if isinstance(k, str):
+                if k not in _KIND_NAMES:
+                    raise ValueError(f"kind argument is a string, but {k!r} is not a known "
+                                     "kind name.")
+                found = found or k in ("real floating", "numeric")
+            elif _is_bfloat16(k):
+                found = True
+            else:
+                np.isdtype(np.float32, k)    # NumPy's check (and message) for the kind
+        return found
+    rest = tuple(k for k in kinds if not _is_bfloat16(k))
+    if len(rest) == len(kinds):
+        return builtins.bool(np.isdtype(dtype, kind))
+    return builtins.bool(np.isdtype(dtype, rest))
+
+
+def _reject_array(x) -> None:
+    if not isinstance(x, (type, np.dtype, str)):
+        from xnp._array import ndarray
+        if isinstance(x, (ndarray, Tracer)):
+            raise TypeError("Cannot construct a dtype from an array")
 
 
 def issubdtype(arg1, arg2) -> builtins.bool:
-    """As ``numpy.issubdtype``; bfloat16 counts as a floating type."""
-    if arg1 is bfloat16 or (isinstance(arg1, np.dtype) and arg1 == BFLOAT16):
-        return arg2 in (np.floating, np.inexact, np.number, np.generic, bfloat16)
+    """Whether the first argument is lower than or equal to the second in the type
+    hierarchy, as ``numpy.issubdtype``.
+
+    Parameters
+    ----------
+    arg1, arg2 : dtype-like
+        dtypes, scalar types (abstract ones such as ``np.floating`` included) or type
+        codes; arrays are rejected, as by NumPy.
+
+    Returns
+    -------
+    bool
+        NumPy's answer; bfloat16 counts as a floating type.
+    """
+    _reject_array(arg1)
+    _reject_array(arg2)
+    if _is_bfloat16(arg1):
+        return _is_bfloat16(arg2) or arg2 in (np.floating, np.inexact, np.number, np.generic)
+    if _is_bfloat16(arg2):
+        return False
     return np.issubdtype(arg1, arg2)
 
 

@@ -21,15 +21,20 @@ import numpy as np
 from transforms.core import Tracer
 
 _NUMPY_SCALARS = (bool, int, float, complex, str, bytes, np.generic)
+_CAST_TYPES = (list, tuple, np.ndarray, Tracer)
 
 
 class _ScalarTypeMeta(type):
     """Metaclass of xnp's scalar types; ``cls._numpy_type`` is the NumPy type stood for."""
 
-    def __call__(cls, *args):
-        if not args or isinstance(args[0], _NUMPY_SCALARS) or len(args) > 1:
-            return cls._numpy_type(*args)
-        return _cast(args[0], cls._numpy_type)
+    def __call__(cls, *args, **kwargs):
+        if not args or isinstance(args[0], _NUMPY_SCALARS) or len(args) > 1 or kwargs:
+            return cls._numpy_type(*args, **kwargs)
+        x = args[0]
+        if isinstance(x, _CAST_TYPES) or hasattr(type(x), "__array__"):
+            return _cast(x, cls._numpy_type)
+        # None, memoryviews, objects NumPy converts itself (or rejects with its message)
+        return cls._numpy_type(x)
 
     def __instancecheck__(cls, instance) -> bool:
         return isinstance(instance, cls._numpy_type)
