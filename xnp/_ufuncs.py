@@ -277,24 +277,6 @@ def _positive(x):
     return x
 
 
-def _square(x):
-    (x,) = _in_loop(np.square, x)
-    return lax.mul_p.bind(x, x)
-
-
-def _reciprocal(x):
-    (x,) = _in_loop(np.reciprocal, x)
-    dt = dtype_of(x)
-    if dt.kind in "iu":   # integer 1/x truncates: only +-1 survive
-        keep = lax.eq_p.bind(lax.abs_p.bind(x), 1) if dt.kind == "i" else \
-            lax.eq_p.bind(x, 1)
-        # 1/0 is what the hardware division gives NumPy: the minimum for 32/64-bit ints.
-        at_zero = cast_v(np.iinfo(dt).min if dt.kind == "i" and dt.itemsize >= 4 else 0, dt)
-        zero = cast_v(0, dt)
-        return _select(keep, x, _select(lax.eq_p.bind(x, 0), at_zero, zero))
-    return lax.div_p.bind(1, x)
-
-
 def _copysign(x, y):
     x, y = _in_loop(np.copysign, x, y)
     ax = lax.abs_p.bind(x)
@@ -323,12 +305,13 @@ def _power(x, y):
 
 
 def _divmod(x, y):
+    x, y = _in_loop(np.divmod, x, y)
     return lax.floor_divide_p.bind(x, y), _remainder(x, y)
 
 
 def _float_power(x, y):
     x, y = _in_loop(np.float_power, x, y)
-    return lax.pow_p.bind(x, y)
+    return lax.float_power_p.bind(x, y)
 
 
 def _fmax_fmin(prim):
@@ -337,8 +320,10 @@ def _fmax_fmin(prim):
         if dtype_of(r).kind not in "fc" and dtype_of(r).name != "bfloat16":
             return r
         x, y = cast_v(x, dtype_of(r)), cast_v(y, dtype_of(r))
-        r = _select(lax.is_nan_p.bind(y), x, r)
-        return _select(lax.is_nan_p.bind(x), y, r)
+        # Both NaN: NumPy's complex loop gives x, its float loops y.
+        first, second = (x, y) if dtype_of(r).kind == "c" else (y, x)
+        r = _select(lax.is_nan_p.bind(first), second, r)
+        return _select(lax.is_nan_p.bind(second), first, r)
     return fn
 
 
@@ -513,10 +498,13 @@ def _fabs(x):
     return lax.abs_p.bind(x)
 
 
-def _scaled(np_ufunc, factor):
-    def fn(x):
+def _scaled(np_ufunc, num, den):
+    def fn(x):    # float16 and float32 as NumPy: times the factor rounded to float32
         (x,) = _in_loop(np_ufunc, x)
-        return lax.mul_p.bind(x, factor)
+        if dtype_of(x) in (np.float16, np.float32):
+            f32 = lax.mul_p.bind(cast_v(x, np.float32), np.float32(num) / np.float32(den))
+            return cast_v(f32, dtype_of(x))
+        return lax.mul_p.bind(x, num / den)
     return fn
 
 
@@ -533,7 +521,8 @@ _TABLE = {
     "cbrt": (B(lax.cbrt_p), np.cbrt), "ceil": (B(lax.ceil_p), np.ceil),
     "conjugate": (B(lax.conj_p), np.conjugate), "copysign": (_copysign, np.copysign),
     "cos": (B(lax.cos_p), np.cos), "cosh": (B(lax.cosh_p), np.cosh),
-    "deg2rad": (_scaled(np.deg2rad, math.pi / 180), np.deg2rad),
+    "deg2rad": (_scaled(np.deg2rad, math.pi, 180), np.deg2rad),
+    "degrees": (_scaled(np.degrees, 180, math.pi), np.degrees),
     "divide": (B(lax.div_p), np.divide), "divmod": (_divmod, np.divmod),
     "equal": (B(lax.eq_p), np.equal), "exp": (B(lax.exp_p), np.exp),
     "exp2": (B(lax.exp2_p), np.exp2), "expm1": (B(lax.expm1_p), np.expm1),
@@ -568,13 +557,14 @@ _TABLE = {
     "nextafter": (B(lax.nextafter_p), np.nextafter),
     "not_equal": (B(lax.ne_p), np.not_equal), "positive": (_positive, np.positive),
     "power": (_power, np.power),
-    "rad2deg": (_scaled(np.rad2deg, 180 / math.pi), np.rad2deg),
-    "reciprocal": (_reciprocal, np.reciprocal), "remainder": (_remainder, np.remainder),
+    "rad2deg": (_scaled(np.rad2deg, 180, math.pi), np.rad2deg),
+    "radians": (_scaled(np.radians, math.pi, 180), np.radians),
+    "reciprocal": (B(lax.reciprocal_p), np.reciprocal), "remainder": (_remainder, np.remainder),
     "right_shift": (_right_shift, np.right_shift), "rint": (B(lax.round_p), np.rint),
     "sign": (B(lax.sign_p), np.sign),
     "signbit": (B(lax.signbit_p), np.signbit), "sin": (B(lax.sin_p), np.sin),
     "sinh": (B(lax.sinh_p), np.sinh), "spacing": (_spacing, np.spacing),
-    "sqrt": (B(lax.sqrt_p), np.sqrt), "square": (_square, np.square),
+    "sqrt": (B(lax.sqrt_p), np.sqrt), "square": (B(lax.square_p), np.square),
     "subtract": (B(lax.sub_p), np.subtract),
     "tan": (B(lax.tan_p), np.tan), "tanh": (B(lax.tanh_p), np.tanh),
     "trunc": (B(lax.trunc_p), np.trunc),
@@ -589,7 +579,7 @@ _ALIASES = {
     "asinh": "arcsinh", "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
     "bitwise_invert": "invert", "bitwise_not": "invert", "bitwise_left_shift": "left_shift",
     "bitwise_right_shift": "right_shift", "conj": "conjugate", "mod": "remainder",
-    "pow": "power", "true_divide": "divide", "degrees": "rad2deg", "radians": "deg2rad",
+    "pow": "power", "true_divide": "divide",
 }
 UFUNCS.update({alias: UFUNCS[target] for alias, target in _ALIASES.items()})
 

@@ -138,6 +138,12 @@ def _complex_impl(x, y):
 
 complex_p = primitive("complex", impl=_complex_impl, abstract_eval=_complex_eval)
 
+# NumPy's own loops eagerly (so values, and the names in floating-point warnings, are
+# NumPy's: complex 1/0 is nan+nanj there, "overflow encountered in square").
+reciprocal_p = ufunc_primitive("reciprocal", np.reciprocal)
+square_p = ufunc_primitive("square", np.square)
+float_power_p = ufunc_primitive("float_power", np.float_power)
+
 
 __all__ = [name for name in dir() if name.endswith("_p")]
 
@@ -190,6 +196,9 @@ defjvp(acosh_p, lambda g, x: div(g, mul(sqrt(sub(x, 1)), sqrt(add(x, 1)))))
 defjvp(atanh_p, lambda g, x: div(g, sub(1, mul(x, x))))
 defjvp_ans(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(1, ans))))
 defjvp(pow_p, lambda g, x, y: _pow_dx(g, x, y), lambda g, x, y: _pow_dy(g, x, y))
+defjvp(float_power_p, lambda g, x, y: _pow_dx(g, x, y), lambda g, x, y: _pow_dy(g, x, y))
+defjvp_ans(reciprocal_p, lambda g, ans, x: neg(mul(g, mul(ans, ans))))
+defjvp(square_p, lambda g, x: mul(g, mul(x, 2)))
 defjvp(integer_pow_p, lambda g, x, *, y: mul(g, mul(y, x if y == 2 else
                                                     integer_pow_p.bind(x, y=y - 1)))
        if y != 0 else mul(g, 0))
@@ -461,6 +470,40 @@ def _pow(ctx, x, y):
     return ctx.binary("multiply", low, ctx.select(high, x, _full(ctx, x, 1)))
 
 
+def _square(ctx, x):
+    return ctx.binary("and" if x.dtype == np.bool_ else "multiply", x, x)
+
+
+def _reciprocal(ctx, x):
+    """NumPy's loops: 1 / x of the parts of a complex x by the larger one (so 1 / 0 is
+    nan + nan j), 1 / x for floats, and C's integer division for integers."""
+    if x.dtype.kind == "c":
+        re, im = parts(ctx, x)
+        div, add, mul = (lambda p, q, n=n: ctx.binary(n, p, q)
+                         for n in ("divide", "add", "multiply"))
+        one = _full(ctx, re, 1)
+        r1 = div(im, re)                                # |im| <= |re|
+        d1 = add(re, mul(im, r1))
+        r2 = div(re, im)                                # otherwise, or a NaN
+        d2 = add(mul(re, r2), im)
+        first = ctx.compare(ctx.unary("abs", im), ctx.unary("abs", re), "LE")
+        out_re = ctx.select(first, div(one, d1), div(r2, d2))
+        out_im = ctx.select(first, div(ctx.unary("negate", r1), d1),
+                            div(ctx.unary("negate", one), d2))
+        return make_complex(ctx, out_re, out_im)
+    if is_float(x.dtype):
+        return ctx.binary("divide", _full(ctx, x, 1), x)
+    one, zero = _full(ctx, x, 1), _full(ctx, x, 0)
+    # Only +-1 survive; 1 / 0 is what the hardware division gives NumPy (the minimum of
+    # 32- and 64-bit signed integers, 0 otherwise).
+    keep = ctx.compare(x, one, "EQ")
+    if x.dtype.kind == "i":
+        keep = ctx.binary("or", keep, ctx.compare(x, _full(ctx, x, -1), "EQ"))
+    at_zero = _full(ctx, x, np.iinfo(x.dtype).min if x.dtype.kind == "i" and
+                    x.dtype.itemsize >= 4 else 0)
+    return ctx.select(keep, x, ctx.select(ctx.compare(x, zero, "EQ"), at_zero, zero))
+
+
 # Functions with a branch cut, whose side a signed zero selects.
 _log, _log1p, _acos, _acosh = (lc.symmetric(op(n)) for n in (
     "log", "log_plus_one", "chlo.acos", "chlo.acosh"))
@@ -493,6 +536,7 @@ for _prim, _fn in [
         (is_finite_p, _is_finite), (is_nan_p, is_nan), (signbit_p, signbit),
         (conj_p, _conj),
         (floor_divide_p, floor_divide), (rem_p, _rem), (pow_p, _pow),
+        (float_power_p, _pow), (reciprocal_p, _reciprocal), (square_p, _square),
         (max_p, np_maximum), (min_p, np_minimum), (atan2_p, op("atan2")),
         (nextafter_p, op("chlo.next_after")),
         (eq_p, _compare("EQ")), (ne_p, _compare("NE")), (lt_p, _compare("LT")),
