@@ -352,3 +352,15 @@ def test_astype_same_value_under_jit_asks_for_concrete_values():
     from transforms import ConcretizationTypeError
     with pytest.raises(ConcretizationTypeError, match="same_value"):
         xnp.jit(lambda x: x.astype("int32", casting="same_value"))(np.ones(2))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.lcm(m.asarray([1.5]), m.asarray([2.0])),
+    lambda m: m.gcd(1.5, 2),
+    lambda m: m.asarray([1.0]).__array_namespace__(api_version="2025.12"),
+    lambda m: m.asarray([1.0]).__array_namespace__(api_version=1),
+], ids=["lcm-no-loop", "gcd-python-float", "namespace-version", "namespace-version-type"])
+def test_error_class_and_message_are_numpys(call):
+    want, got = _error(np, call), _error(xnp, call)
+    assert type(got) is type(want)
+    assert str(got) == str(want)

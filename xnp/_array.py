@@ -112,8 +112,12 @@ class ndarray:
         return out.copy() if copy else out
 
     def __array_namespace__(self, /, *, api_version=None):
+        if api_version is not None and not isinstance(api_version, str):
+            raise ValueError("Only None and strings are allowed as the Array API version, "
+                             f"but received: {api_version!r}.")
         if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
-            raise ValueError(f"Unrecognized array API version: {api_version!r}")
+            raise ValueError(f'Version "{api_version}" of the Array API Standard is not '
+                             "supported.")
         import xnp
         return xnp
 

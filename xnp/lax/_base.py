@@ -55,11 +55,8 @@ def _resolve(ufunc, operands: tuple) -> tuple:
         operands = tuple(_DEFAULT_OF_PY[op] for op in operands)
     try:
         return ufunc.resolve_dtypes((*operands, *([None] * ufunc.nout)))
-    except TypeError as e:
-        names = ", ".join(getattr(op, "name", getattr(op, "__name__", str(op)))
-                          for op in operands)
-        raise TypeError(f"ufunc '{ufunc.__name__}' not supported for the input types "
-                        f"({names}): {e}") from None
+    except TypeError as e:       # NumPy's own class (UFuncTypeError...) and message
+        raise e.with_traceback(None) from None
 
 
 def promotion_operands(avals) -> tuple:
