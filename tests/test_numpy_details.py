@@ -364,3 +364,14 @@ def test_error_class_and_message_are_numpys(call):
     want, got = _error(np, call), _error(xnp, call)
     assert type(got) is type(want)
     assert str(got) == str(want)
+
+
+def test_dot_writes_into_a_numpy_out_array():
+    a = np.arange(6.0).reshape(2, 3)
+    want_out, got_out = np.zeros((2, 2)), np.zeros((2, 2))
+    want = np.dot(a, a.T, out=want_out)
+    got = xnp.dot(xnp.asarray(a), xnp.asarray(a.T), out=got_out)
+    assert got is got_out and want is want_out
+    np.testing.assert_array_equal(got_out, want_out)
+    with pytest.raises(ValueError, match="output array is not acceptable"):
+        xnp.dot(xnp.asarray(a), xnp.asarray(a.T), out=np.zeros((2, 2), np.float32))

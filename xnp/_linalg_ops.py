@@ -20,7 +20,7 @@ from xnp._array import ndarray
 from xnp._dtypes import result_type
 from xnp._einsum import cast, einsum, einsum_path, reshape_v, strong, transpose_v
 from xnp._util import broadcast_to_v, cast_v, dtype_of, normalize_axis, raw, shape_of
-from xnp._views import store_value
+from xnp._views import store_value, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
@@ -84,8 +84,8 @@ def _exact_out(name: str, r, out) -> ndarray:
     """``out=`` as numpy.dot takes it: exactly the result's dtype and shape."""
     if out is None:
         return wrap(r)
-    if type(out) is not ndarray:
-        raise TypeError(f"{name}: out must be an xnp array, got {type(out).__name__}")
+    if type(out) is not ndarray and type(out) is not np.ndarray:
+        raise TypeError(f"{name}: out must be an array, got {type(out).__name__}")
     if out.dtype != dtype_of(r) or out.shape != shape_of(r):
         raise ValueError(f"{name}: output array is not acceptable (must have the right "
                          f"datatype {dtype_of(r)} and shape {fmt_shape(shape_of(r))}, got "
@@ -93,6 +93,8 @@ def _exact_out(name: str, r, out) -> ndarray:
     if not out.flags.c_contiguous:
         raise ValueError(f"{name}: output array is not acceptable (must be a C-contiguous "
                          "array, as NumPy's; this one is a strided view)")
+    if type(out) is np.ndarray:
+        return write_numpy_out(out, r, name)
     check_writeable(out, "output array")
     store_value(out, r)         # in place, so that views of out see the result
     return out
