@@ -31,8 +31,13 @@ def polyval(p, x) -> ndarray:
     rows are the coefficients, broadcast against ``x``). Differentiable in ``p`` and
     ``x``; ``numpy.poly1d`` objects are not supported.
     """
-    p, x = xnp.asarray(p), xnp.asarray(x)
-    y = xnp.zeros_like(x)
+    p = xnp.asarray(p)
+    if type(x).__module__.startswith("xnp.ma."):       # masked x: the result keeps its mask
+        from xnp.ma import masked_array
+        y = masked_array(xnp.zeros_like(x.data))
+    else:
+        x = xnp.asarray(x)
+        y = xnp.zeros_like(x)
     for c in p:
         y = y * x + c
     return y

@@ -91,6 +91,35 @@ from xnp.ma._funcs import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from xnp.ma._more import (  # noqa: F401
+    allclose,
+    allequal,
+    angle,
+    anom,
+    anomalies,
+    choose,
+    compress,
+    diag,
+    diagonal,
+    flatten_mask,
+    identity,
+    inner,
+    innerproduct,
+    masked_print_option,
+    maximum_fill_value,
+    minimum_fill_value,
+    ndim,
+    nonzero,
+    outer,
+    outerproduct,
+    put,
+    putmask,
+    repeat,
+    resize,
+    shape,
+    size,
+    take,
+)
 from xnp.ma._ops import make_binary, make_unary
 from xnp.ma._reductions import (  # noqa: F401
     all,
@@ -147,3 +176,6 @@ def _build():
 
 _build()
 del _build
+
+from xnp.ma.extras import *  # noqa: E402,F401,F403
+from xnp.ma.extras import apply_along_axis, apply_over_axes, corrcoef, cov, mr_, polyfit  # noqa: E402,F401,I001

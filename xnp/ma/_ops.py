@@ -15,10 +15,12 @@ import xnp
 from xnp.ma._core import (
     MaskedArray,
     _arr,
+    _check_fill,
     _full_mask,
     _is_traced,
     _scalar,
     getmask,
+    getmaskarray,
     masked,
     nomask,
     union_of_masks,
@@ -145,6 +147,31 @@ def binary(fn, a, b, domain=None, finite=None, compare=False, scalar=True, weak=
 
 
 # --- operators ----------------------------------------------------------------------------
+def _compare_op(fn, equality: bool):
+    """A comparison operator as NumPy's ``MaskedArray.__eq__`` etc.: the data is compared
+    as is; for ``==`` and ``!=`` masked places hold the comparison of the masks (equal
+    where both are masked); the fill value is the first operand's, cast to bool."""
+    def op(self, other):
+        if not _operand_ok(other):
+            return NotImplemented
+        da, db = _val(self), _val(other)
+        with np.errstate(all="ignore"):
+            r = _arr(fn(da, db))
+        m = union_of_masks(getmask(self), getmask(other))
+        if m is not nomask:
+            m = _full_mask(m, r.shape)
+            if equality:
+                r = xnp.where(m, fn(getmaskarray(self), getmaskarray(other)), r)
+        fill = None
+        if self._fill_value is not None:
+            try:
+                fill = _check_fill(self._fill_value, np.bool_)
+            except (TypeError, ValueError):
+                fill = None
+        return finish(r, m, fill)
+    return op
+
+
 def _op(fn, domain=None, finite=None, compare=False):
     def op(self, other):
         if not _operand_ok(other):
@@ -198,7 +225,7 @@ def _install_operators():
     for name, fn in (("eq", xnp.equal), ("ne", xnp.not_equal), ("lt", xnp.less),
                      ("le", xnp.less_equal), ("gt", xnp.greater),
                      ("ge", xnp.greater_equal)):
-        setattr(MaskedArray, f"__{name}__", _op(fn, compare=True)[0])
+        setattr(MaskedArray, f"__{name}__", _compare_op(fn, name in ("eq", "ne")))
     MaskedArray.__neg__ = lambda self: unary(xnp.negative, self)
     MaskedArray.__pos__ = lambda self: unary(xnp.positive, self)
     MaskedArray.__abs__ = lambda self: unary(xnp.absolute, self)

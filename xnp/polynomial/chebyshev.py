@@ -212,3 +212,46 @@ class Chebyshev(ABCPolyBase):
         coef = chebinterpolate(
             lambda x: func(pu.mapdomain(x, cls.window, domain), *args), deg)
         return cls(coef, domain=domain)
+
+
+def _cseries_to_zseries(c) -> ndarray:
+    """The symmetric z-series (length ``2 n - 1``) of the Chebyshev series ``c``, as
+    NumPy's private ``chebyshev._cseries_to_zseries``: ``T_k = (z**k + z**-k) / 2``.
+
+    Parameters
+    ----------
+    c : 1-D array_like
+        Chebyshev coefficients, lowest degree first.
+
+    Returns
+    -------
+    ndarray
+        The z-series, lowest power first, with the dtype of ``c``.
+    """
+    c = xnp.asarray(c)
+    half = c / 2
+    if half.dtype != c.dtype:
+        half = half.astype(c.dtype)
+    zs = xnp.concatenate([xnp.zeros(c.size - 1, dtype=c.dtype), half])
+    return zs + zs[::-1]
+
+
+def _zseries_to_cseries(zs) -> ndarray:
+    """The Chebyshev series of the symmetric z-series ``zs``, as NumPy's private
+    ``chebyshev._zseries_to_cseries`` (the inverse of :func:`_cseries_to_zseries`).
+
+    Parameters
+    ----------
+    zs : 1-D array_like
+        Odd-length symmetric z-series, lowest power first.
+
+    Returns
+    -------
+    ndarray
+        Chebyshev coefficients, lowest degree first, with the dtype of ``zs``.
+    """
+    zs = xnp.asarray(zs)
+    n = (zs.size + 1) // 2
+    c = zs[n - 1:]
+    scale = xnp.concatenate([xnp.ones(1, dtype=c.dtype), xnp.full(n - 1, 2, dtype=c.dtype)])
+    return c * scale
