@@ -375,3 +375,19 @@ def test_dot_writes_into_a_numpy_out_array():
     np.testing.assert_array_equal(got_out, want_out)
     with pytest.raises(ValueError, match="output array is not acceptable"):
         xnp.dot(xnp.asarray(a), xnp.asarray(a.T), out=np.zeros((2, 2), np.float32))
+
+
+def test_divmod_and_matmul_defer_to_operands_that_opt_out_of_ufuncs():
+    class OptsOut:
+        __array_ufunc__ = None
+
+        def __rdivmod__(self, other):
+            return "rdivmod"
+
+        def __rmatmul__(self, other):
+            return "rmatmul"
+
+    for mod in (np, xnp):
+        a = mod.ones(2)
+        assert divmod(a, OptsOut()) == "rdivmod"
+        assert a @ OptsOut() == "rmatmul"

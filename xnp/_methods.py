@@ -208,11 +208,22 @@ def _install_operators():
     ndarray.__pos__ = lambda self: xnp.positive(self)
     ndarray.__abs__ = lambda self: _wrap(lax.abs_p.bind(self._value))
     ndarray.__invert__ = lambda self: _wrap(lax.not_p.bind(self._value))
-    ndarray.__matmul__ = lambda self, other: xnp.matmul(self, other)
-    ndarray.__rmatmul__ = lambda self, other: xnp.matmul(other, self)
+    ndarray.__matmul__ = _deferring(lambda self, other: xnp.matmul(self, other))
+    ndarray.__rmatmul__ = _deferring(lambda self, other: xnp.matmul(other, self))
     ndarray.__imatmul__ = _imatmul
-    ndarray.__divmod__ = lambda self, other: xnp.divmod(self, other)
-    ndarray.__rdivmod__ = lambda self, other: xnp.divmod(other, self)
+    ndarray.__divmod__ = _deferring(lambda self, other: xnp.divmod(self, other))
+    ndarray.__rdivmod__ = _deferring(lambda self, other: xnp.divmod(other, self))
+
+
+def _deferring(method):
+    """An operator that answers NotImplemented for operands xnp does not take (objects
+    with ``__array_ufunc__ = None``, such as numpy.polynomial's), so that Python asks the
+    other operand, as NumPy's operators do."""
+    def op(self, other):
+        if _other_value(other) is NotImplemented:
+            return NotImplemented
+        return method(self, other)
+    return op
 
 
 # --- methods ---------------------------------------------------------------------------------
