@@ -324,6 +324,7 @@ for _p in [v for v in dict(globals()).values() if isinstance(v, type(add_p))]:
 
 # --- lowering to StableHLO ----------------------------------------------------------------------
 from xnp.lax import _lower_complex as lc  # noqa: E402
+from xnp.lax import _lower_complex_special as lcs  # noqa: E402
 from xnp.lax._lower_util import (  # noqa: E402
     floor_divide,
     in_complex128,
@@ -374,8 +375,13 @@ def _trunc(ctx, x):
     return ctx.select(neg, ctx.unary("ceil", x), ctx.unary("floor", x))
 
 
-def _exp(ctx, x):
-    return lc.exp(ctx, x) if x.dtype.kind == "c" else ctx.unary("exponential", x)
+def _on_complex(real_fn, parts_fn):
+    """``real_fn`` for real operands, the parts function ``parts_fn`` for complex ones."""
+    complex_fn = lcs.complex_fn(parts_fn)
+    return lambda ctx, x: complex_fn(ctx, x) if x.dtype.kind == "c" else real_fn(ctx, x)
+
+
+_exp = _on_complex(op("exponential"), lcs.cexp)
 
 
 def _expm1(ctx, x):
@@ -383,8 +389,8 @@ def _expm1(ctx, x):
 
 
 def _exp2(ctx, x):
-    if x.dtype.kind == "c":
-        return lc.exp(ctx, lc.scale(ctx, x, np.log(2)))
+    if x.dtype.kind == "c":     # scaled in the operand's precision, as NumPy
+        return in_complex128(_exp)(ctx, lc.scale(ctx, x, np.log(2)))
     return ctx.binary("power", _full(ctx, x, 2), x)
 
 
@@ -439,16 +445,13 @@ def _div(ctx, x, y):
     return ctx.binary("divide", x, y)
 
 
-def _sqrt(ctx, x):
-    return lc.sqrt(ctx, x) if x.dtype.kind == "c" else ctx.unary("sqrt", x)
-
-
-def _sin(ctx, x):
-    return lc.sin_cos("sine")(ctx, x) if x.dtype.kind == "c" else ctx.unary("sine", x)
-
-
-def _cos(ctx, x):
-    return lc.sin_cos("cosine")(ctx, x) if x.dtype.kind == "c" else ctx.unary("cosine", x)
+_sqrt = lcs.fixed(lambda ctx, x: lc.sqrt(ctx, x) if x.dtype.kind == "c" else
+                  ctx.unary("sqrt", x), "sqrt")
+_sin, _cos, _tan = (_on_complex(op(n), f) for n, f in (
+    ("sine", lcs.csin), ("cosine", lcs.ccos), ("tan", lcs.ctan)))
+_sinh, _cosh = (_on_complex(in_float64(op(n)), f) for n, f in (
+    ("chlo.sinh", lcs.csinh), ("chlo.cosh", lcs.ccosh)))
+_tanh = _on_complex(op("tanh"), lcs.ctanh)
 
 
 def _rsqrt(ctx, x):
@@ -505,18 +508,22 @@ def _reciprocal(ctx, x):
 
 
 # Functions with a branch cut, whose side a signed zero selects.
-_log, _log1p, _acos, _acosh = (lc.symmetric(op(n)) for n in (
-    "log", "log_plus_one", "chlo.acos", "chlo.acosh"))
-_asin, _atan, _asinh, _atanh = (lc.symmetric(op(n), odd=True) for n in (
-    "chlo.asin", "chlo.atan", "chlo.asinh", "chlo.atanh"))
+_log, _acos, _acosh = (lcs.fixed(lc.symmetric(op(n)), k) for n, k in (
+    ("log", "log"), ("chlo.acos", "acos"), ("chlo.acosh", "acosh")))
+_asin, _asinh = (lcs.fixed(lc.symmetric(op(n), odd=True), k) for n, k in (
+    ("chlo.asin", "asin"), ("chlo.asinh", "asinh")))
+_log1p = _on_complex(op("log_plus_one"), lcs.clog1p)
+_atan, _atanh = (_on_complex(op(n), f) for n, f in (
+    ("chlo.atan", lcs.catan), ("chlo.atanh", lcs.catanh)))
 
 
 def _compare(direction):
     return lambda ctx, x, y: np_compare(ctx, x, y, direction)
 
 
-# Complex64 in complex128 (not log2, log10: NumPy scales a complex64 log in float32).
-_TRANSCENDENTAL = {exp_p, exp2_p, expm1_p, log_p, log1p_p, sqrt_p, rsqrt_p, sin_p, cos_p,
+# Complex64 in complex128 (not log2, log10: NumPy scales a complex64 log in float32; exp2
+# and log1p widen after the first step themselves).
+_TRANSCENDENTAL = {exp_p, expm1_p, log_p, sqrt_p, rsqrt_p, sin_p, cos_p,
                    tan_p, asin_p, acos_p, atan_p, sinh_p, cosh_p, tanh_p, asinh_p, acosh_p,
                    atanh_p, logistic_p}
 for _prim, _fn in [
@@ -528,10 +535,10 @@ for _prim, _fn in [
         (exp_p, _exp), (exp2_p, _exp2), (expm1_p, _expm1),
         (log_p, _log), (log2_p, _log_base(2)), (log10_p, _log_base(10)),
         (log1p_p, _log1p), (sqrt_p, _sqrt), (rsqrt_p, _rsqrt),
-        (cbrt_p, op("cbrt")), (sin_p, _sin), (cos_p, _cos), (tan_p, op("tan")),
+        (cbrt_p, op("cbrt")), (sin_p, _sin), (cos_p, _cos), (tan_p, _tan),
         (asin_p, _asin), (acos_p, _acos), (atan_p, _atan),
-        (sinh_p, in_float64(op("chlo.sinh"))), (cosh_p, in_float64(op("chlo.cosh"))),
-        (tanh_p, op("tanh")), (asinh_p, _asinh), (acosh_p, _acosh), (atanh_p, _atanh),
+        (sinh_p, _sinh), (cosh_p, _cosh), (tanh_p, _tanh),
+        (asinh_p, _asinh), (acosh_p, _acosh), (atanh_p, _atanh),
         (logistic_p, _logistic),
         (is_finite_p, _is_finite), (is_nan_p, is_nan), (signbit_p, signbit),
         (conj_p, _conj),

@@ -166,20 +166,3 @@ def sqrt(ctx: LoweringContext, z: Value) -> Value:
     inf = make_complex(ctx, ctx.full(im.shape, np.inf, im.dtype), im)
     return ctx.select(is_inf(ctx, im), inf, w)
 
-
-def sin_cos(name: str):
-    """XLA's complex sine or cosine, exact on the imaginary axis (C99's sin(+-0 + i y) is
-    +-0 + i sinh(y), cos(+-0 + i y) is cosh(y) -+ i 0, also for an infinite or NaN y)."""
-    def fn(ctx, z):
-        w = ctx.unary(name, z)
-        x, y = parts(ctx, z)
-        if name == "sine":
-            axis = (x, ctx.op("chlo.sinh", [y], (y.shape, y.dtype)))
-        else:
-            one = _full(ctx, y, 1)
-            sign_y = ctx.select(signbit(ctx, y), ctx.unary("negate", one), one)
-            axis = (ctx.op("chlo.cosh", [y], (y.shape, y.dtype)),
-                    ctx.unary("negate", ctx.binary("multiply", x, sign_y)))
-        on_axis = ctx.compare(x, _full(ctx, x, 0), "EQ")
-        return ctx.select(on_axis, make_complex(ctx, *axis), w)
-    return fn
