@@ -391,3 +391,23 @@ def test_divmod_and_matmul_defer_to_operands_that_opt_out_of_ufuncs():
         a = mod.ones(2)
         assert divmod(a, OptsOut()) == "rdivmod"
         assert a @ OptsOut() == "rmatmul"
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.array([1, 22, 333], dtype="U"), lambda m: m.array(1 / 3, dtype="S"),
+    lambda m: m.array([], dtype="U"), lambda m: m.array([None], dtype="U"),
+    lambda m: m.array("abc1", dtype="c"), lambda m: m.asarray([1.5], dtype="U"),
+    lambda m: m.array(["a", "bcd"], dtype="S2"),
+], ids=["ints-U", "float-S", "empty-U", "None-U", "chars-c", "asarray-U", "truncate-S2"])
+def test_string_dtypes_are_sized_from_the_values(make):
+    want, got = make(np), np.asarray(make(xnp))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_numpy_strings_ufuncs_dispatch_to_xnp_strings():
+    a = np.array(["ab", "c d", "EF"])
+    for ufunc in (np.strings.str_len, np.strings.isalpha, np.char.isupper):
+        got = ufunc(xnp.asarray(a))
+        assert isinstance(got, xnp.ndarray)
+        np.testing.assert_array_equal(np.asarray(got), ufunc(a))

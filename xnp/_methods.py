@@ -533,7 +533,10 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     xuf = UFUNCS.get(ufunc.__name__)
     if xuf is None:
-        fn = getattr(xnp, ufunc.__name__, None)   # matmul, vecdot, ... are functions here
+        # matmul, vecdot, ... are functions here; numpy.strings' ufuncs (str_len, isalpha,
+        # ...) are xnp.strings' functions.
+        home = xnp.strings if ufunc.__module__ == "numpy.strings" else xnp
+        fn = getattr(home, ufunc.__name__, None)
         if fn is None or method != "__call__":
             return NotImplemented
         return fn(*inputs, **kwargs)

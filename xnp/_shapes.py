@@ -15,7 +15,7 @@ import numpy as np
 from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import ndarray
-from xnp._util import cast_v, raw, shape_of
+from xnp._util import cast_v, numpy_values, raw, shape_of
 
 _PY_SCALARS = (builtins.bool, int, float, complex)
 
@@ -117,6 +117,10 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
     except that Python numbers out of an integer dtype's range raise OverflowError (with
     ``strict``, as ``numpy.array(x, dtype)`` does, Python floats are checked too: they
     convert through ``int``)."""
+    if dt.kind in "SUc" and not isinstance(x, (np.ndarray, Tracer)):
+        # NumPy sizes a string dtype from the values themselves ('U' of [1, 22, 333] is
+        # U3) and splits strings into characters for 'c'.
+        return np.asarray(numpy_values(x), dtype=dt)
     if dt.kind in "iu":
         info = np.iinfo(dt)
         for item in _python_numbers(x):
