@@ -68,29 +68,54 @@ def _wrap(result, qualname: str):
 
 
 def _call_with_out(fn, args, kwargs, out, qualname: str):
-    """A ufunc call with ``out=`` xnp arrays: NumPy fills a copy, then each out is assigned
-    through xnp's ``__setitem__`` (so views write back to their bases)."""
+    """A ufunc call with ``out=``. An xnp array as out is filled through a copy: NumPy
+    writes the copy, then it is assigned through xnp's ``__setitem__`` (so views write
+    back to their bases) and the xnp array itself is returned, as NumPy returns its out.
+    ``None`` (a new array) goes to NumPy unchanged, and NumPy raises its own errors for
+    anything else but NumPy arrays, which are refused."""
     outs = out if isinstance(out, tuple) else (out,)
-    copies = []
+    passed = []
     for o in outs:
-        if type(o) is not ndarray:
-            raise TypeError(f"{qualname}: out must be an xnp array, got {type(o).__name__}")
-        view = view_info(o)
-        if view is not None:
-            refresh(o, view)
-        if isinstance(o._value, Tracer):
+        if type(o) is ndarray:
+            view = view_info(o)
+            if view is not None:
+                refresh(o, view)
+            if isinstance(o._value, Tracer):
+                raise _concrete_error(qualname)
+            passed.append(np.array(o._value))
+        elif isinstance(o, Tracer):
             raise _concrete_error(qualname)
-        copies.append(np.array(o._value))
-    fn(*args, out=tuple(copies), **kwargs)
-    for o, c in zip(outs, copies):
-        o[...] = c
-    return outs[0] if len(outs) == 1 else outs
+        elif isinstance(o, np.ndarray):
+            raise TypeError(f"{qualname}: out must be an xnp array, got "
+                            f"{type(o).__name__}")
+        else:
+            if _holds_handle(o):        # a list of arrays: NumPy refuses it, unless traced
+                _convert(o, qualname)
+            passed.append(o)
+    result = fn(*args, out=tuple(passed) if isinstance(out, tuple) else passed[0], **kwargs)
+    results = result if isinstance(result, tuple) else (result,)
+    final = []
+    for o, p, r in zip(outs, passed, results):
+        if type(o) is ndarray:
+            o[...] = p
+            final.append(o)
+        elif o is None:
+            final.append(_wrap(r, qualname))
+        else:
+            final.append(r)
+    return final[0] if len(final) == 1 else tuple(final)
 
 
 def _make(np_fn: Callable, name: str, module: str, source: str) -> Callable:
     qualname = f"{module}.{name}"
+    nin, nargs = (np_fn.nin, np_fn.nargs) if isinstance(np_fn, np.ufunc) else (None, None)
 
     def wrapper(*args, **kwargs):
+        if nin is not None and nin < len(args) <= nargs:   # outputs given positionally
+            if "out" in kwargs:
+                raise TypeError("cannot specify 'out' as both a positional and keyword "
+                                "argument")
+            args, kwargs["out"] = args[:nin], tuple(args[nin:])
         args = tuple(_convert(a, qualname) for a in args)
         out = kwargs.pop("out", None)
         kwargs = {k: _convert(v, qualname) for k, v in kwargs.items()}

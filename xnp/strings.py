@@ -33,3 +33,7 @@ _NAMES = (
 globals().update(_make_wrappers(_np.strings, _NAMES, __name__))
 
 __all__ = [n for n in _NAMES if n in globals()]
+
+# ``numpy.char.join`` is NumPy's ``numpy._core.strings._join`` (its ``__module__`` says
+# ``numpy.strings``), so ``numpy.char.join(sep, xnp_array)`` dispatches to this name.
+_join = _make_wrappers(_np.char, ("join",), __name__)["join"]
