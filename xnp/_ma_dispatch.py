@@ -11,7 +11,8 @@ import functools
 _METHODS = {"sum": "sum", "prod": "prod", "mean": "mean", "std": "std", "var": "var",
             "min": "min", "max": "max", "amin": "min", "amax": "max", "argmin": "argmin",
             "argmax": "argmax", "any": "any", "all": "all", "cumsum": "cumsum",
-            "cumprod": "cumprod"}
+            "cumprod": "cumprod", "trace": "trace", "round": "round", "around": "round",
+            "clip": "clip", "ptp": "ptp"}
 _FUNCTIONS = ("average", "median")
 
 

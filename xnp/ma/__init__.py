@@ -19,7 +19,7 @@ Differences from NumPy:
 - No structured (record) masks, hard masks or ``apply_along_axis``.
 """
 
-from xnp.ma import _ops, _reductions  # noqa: F401  (attach operators and methods)
+from xnp.ma import _ops, _reductions, _umethods  # noqa: F401  (operators and methods)
 from xnp.ma._core import (  # noqa: F401
     MAError,
     MaskedArray,
@@ -91,6 +91,17 @@ from xnp.ma._funcs import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from xnp.ma._median import median  # noqa: F401
+from xnp.ma._methods import (  # noqa: F401
+    append,
+    convolve,
+    correlate,
+    diff,
+    expand_dims,
+    round_,
+    trace,
+)
+from xnp.ma._methods import round_ as round  # noqa: F401,A004
 from xnp.ma._more import (  # noqa: F401
     allclose,
     allequal,
@@ -135,7 +146,6 @@ from xnp.ma._reductions import (  # noqa: F401
     cumsum,
     max,
     mean,
-    median,
     min,
     prod,
     product,
@@ -172,6 +182,9 @@ def _build():
     space["power"] = make_binary("power", domained=False, finite=True)
     space["maximum"] = make_binary("maximum", domained=False)
     space["minimum"] = make_binary("minimum", domained=False)
+    for name in (*_BINARY, "power", "maximum", "minimum"):
+        if name in space and name not in _ops.COMPARISONS:
+            _umethods.attach(space[name], name)
 
 
 _build()

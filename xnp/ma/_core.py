@@ -109,7 +109,10 @@ class MaskedArray:
             return
         if value is nomask:
             value = False
-        self._mask = xnp.array(xnp.broadcast_to(_arr(value, bool), self.shape))
+        value = _arr(value, bool)
+        if value.size == self.size and value.shape != self.shape and value.ndim:
+            value = xnp.reshape(value, self.shape)      # NumPy accepts any same-size mask
+        self._mask = xnp.array(xnp.broadcast_to(value, self.shape))
 
     @property
     def shape(self):
@@ -126,8 +129,8 @@ class MaskedArray:
     dtype = property(lambda self: self._data.dtype)
     T = property(lambda self: self.transpose())
     mT = property(lambda self: self.swapaxes(-1, -2))
-    real = property(lambda self: self._map(xnp.real, keep_fill=False))
-    imag = property(lambda self: self._map(xnp.imag, keep_fill=False))
+    real = property(lambda self: self._map(xnp.real, keep_fill=False, mask_fn=_same))
+    imag = property(lambda self: self._map(xnp.imag, keep_fill=False, mask_fn=_same))
 
     @property
     def fill_value(self):
@@ -381,6 +384,10 @@ class MaskedConstant(MaskedArray):
 
 
 masked = masked_singleton = MaskedConstant()
+
+
+def _same(x):
+    return x
 
 
 def _integer_key(key) -> bool:

@@ -261,6 +261,9 @@ def dot(a, b, strict=False, out=None):
     db = b.filled(0) if isinstance(b, MaskedArray) else getdata(b)
     data = xnp.dot(da, db)
     if getmask(a) is nomask and getmask(b) is nomask:
+        if out is not None:
+            from xnp.ma._methods import to_out
+            return to_out(MaskedArray._new(data, nomask), out)
         return MaskedArray._new(data, nomask)
     am = getmaskarray(a) if isinstance(a, MaskedArray) else xnp.zeros(da.shape, bool)
     bm = getmaskarray(b) if isinstance(b, MaskedArray) else xnp.zeros(db.shape, bool)
@@ -271,7 +274,14 @@ def dot(a, b, strict=False, out=None):
         m = xnp.logical_not(xnp.greater(
             xnp.dot(xnp.logical_not(am).astype(np.intp),
                     xnp.logical_not(bm).astype(np.intp)), 0))
-    return MaskedArray._new(data, _full_mask(m, _arr(data).shape))
+    m = _full_mask(m, _arr(data).shape)
+    if m.ndim == 0 and not _is_traced(m) and not bool(m):
+        m = nomask           # NumPy's 0-d mask is np.False_, which is ``nomask``
+    result = MaskedArray._new(data, m)
+    if out is not None:
+        from xnp.ma._methods import to_out
+        return to_out(result, out)
+    return result
 
 
 def filled(a, fill_value=None):

@@ -106,7 +106,16 @@ def finish(r, m, fill, scalar=True):
     return MaskedArray._new(r, m, fill)
 
 
-def unary_parts(fn, a, domain=None, finite=None, weak=False):
+def _domain_fill(r, bad, fill):
+    """The ufunc path (NumPy's ``__array_wrap__``): results outside the domain take the
+    operation's fill value; masked inputs keep the raw result."""
+    if bad is nomask:
+        return r
+    with np.errstate(all="ignore"):
+        return xnp.where(bad, _cast(fill, r.dtype), r)
+
+
+def unary_parts(fn, a, domain=None, finite=None, weak=False, ufunc_fill=None):
     finite = domain is not None if finite is None else finite
     d, m = _val(a, weak), getmask(a)
     with np.errstate(all="ignore"):
@@ -116,15 +125,21 @@ def unary_parts(fn, a, domain=None, finite=None, weak=False):
             bad = domain(d)
         if finite and r.dtype.kind in "fc":
             bad = union_of_masks(bad, xnp.logical_not(xnp.isfinite(r)))
-    r, m = _keep_first(r, union_of_masks(m, bad), d)
+    if ufunc_fill is not None:
+        # NumPy fills the domain mask with True at masked inputs: they take the fill too.
+        m = union_of_masks(m, bad)
+        r = _domain_fill(r, m if domain is not None else nomask, ufunc_fill)
+    else:
+        r, m = _keep_first(r, union_of_masks(m, bad), d)
     return r, m, a._fill_value if isinstance(a, MaskedArray) else None
 
 
-def unary(fn, a, domain=None, finite=None, scalar=True, weak=False):
-    return finish(*unary_parts(fn, a, domain, finite, weak), scalar=scalar)
+def unary(fn, a, domain=None, finite=None, scalar=True, weak=False, ufunc_fill=None):
+    return finish(*unary_parts(fn, a, domain, finite, weak, ufunc_fill), scalar=scalar)
 
 
-def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False):
+def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False,
+                 ufunc_fill=None):
     finite = domain is not None if finite is None else finite
     da, db = _val(a, weak), _val(b, weak)
     with np.errstate(all="ignore"):
@@ -134,7 +149,12 @@ def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False):
             bad = domain(da, db)
         if finite and r.dtype.kind in "fc":
             bad = union_of_masks(bad, xnp.logical_not(xnp.isfinite(r)))
-    r, m = _keep_first(r, union_of_masks(union_of_masks(getmask(a), getmask(b)), bad), da)
+    m = union_of_masks(getmask(a), getmask(b))
+    if ufunc_fill is not None:
+        m = union_of_masks(m, bad)
+        r = _domain_fill(r, m if domain is not None else nomask, ufunc_fill)
+    else:
+        r, m = _keep_first(r, union_of_masks(m, bad), da)
     fill = None
     if not compare:
         first = a if isinstance(a, MaskedArray) and a is not masked else b
@@ -142,8 +162,10 @@ def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False):
     return r, m, fill
 
 
-def binary(fn, a, b, domain=None, finite=None, compare=False, scalar=True, weak=False):
-    return finish(*binary_parts(fn, a, b, domain, finite, compare, weak), scalar=scalar)
+def binary(fn, a, b, domain=None, finite=None, compare=False, scalar=True, weak=False,
+           ufunc_fill=None):
+    return finish(*binary_parts(fn, a, b, domain, finite, compare, weak, ufunc_fill),
+                  scalar=scalar)
 
 
 # --- operators ----------------------------------------------------------------------------
@@ -237,6 +259,10 @@ def _install_operators():
 _REDUCE_METHODS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
                    "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE_METHODS = {"add": "cumsum", "multiply": "cumprod"}
+# numpy.ma's ``ufunc_fills``: what NumPy's ufuncs put where the argument is outside the
+# domain (the second operand's fill for the binary ones).
+_UFUNC_FILLS = {"log": 1.0, "log2": 1.0, "log10": 1.0, "arccosh": 1.0, "divide": 1,
+                "true_divide": 1, "floor_divide": 1, "remainder": 1, "mod": 1, "fmod": 1}
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
@@ -258,14 +284,31 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     xfn = getattr(xnp, name, None)
     if xfn is None:
         return NotImplemented
+    if (name in ("equal", "not_equal") and not kwargs and len(inputs) == 2
+            and isinstance(inputs[0], (np.generic, np.ndarray, xnp.ndarray))
+            and isinstance(inputs[1], MaskedArray)):
+        # ``scalar == masked`` reaches here (NumPy's scalars call the ufunc); NumPy's
+        # masked arrays take the reflected operator, which compares masked places' masks.
+        return getattr(inputs[1], f"__{'eq' if name == 'equal' else 'ne'}__")(inputs[0])
     call = (lambda *v: xfn(*v, **kwargs)) if kwargs else xfn
+    fill = _UFUNC_FILLS.get(name, 0)
     if len(inputs) == 1:
-        return unary(call, inputs[0], UNARY_DOMAINS.get(name), finite=False, scalar=False,
-                     weak=True)
-    if len(inputs) == 2:
-        return binary(call, inputs[0], inputs[1], BINARY_DOMAINS.get(name), finite=False,
-                      compare=name in COMPARISONS, scalar=False, weak=True)
-    return NotImplemented
+        r, m, fv = unary_parts(call, inputs[0], UNARY_DOMAINS.get(name), finite=False,
+                               weak=True, ufunc_fill=fill)
+        if m is nomask:      # NumPy's ufuncs give a full mask for one operand
+            m = getmaskarray(inputs[0])
+    elif len(inputs) == 2:
+        r, m, fv = binary_parts(call, inputs[0], inputs[1], BINARY_DOMAINS.get(name),
+                                finite=False, compare=name in COMPARISONS, weak=True,
+                                ufunc_fill=fill)
+        if m is not nomask and not _is_traced(m) and not bool(xnp.any(m)):
+            m = nomask       # and shrink the two operands' masks
+    else:
+        return NotImplemented
+    r = _arr(r)
+    if r.ndim == 0 and m is not nomask and not _is_traced(m) and bool(m):
+        return masked
+    return MaskedArray._new(r, m, fv)
 
 
 # --- ma's module functions ----------------------------------------------------------------

@@ -12,7 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 import xnp
-from xnp.ma._core import MaskedArray, _arr, _is_traced, _scalar, masked, nomask
+from xnp.ma._core import (
+    MaskedArray,
+    _arr,
+    _is_traced,
+    _scalar,
+    getdata,
+    getmaskarray,
+    masked,
+    nomask,
+)
 
 
 def _ma(a):
@@ -246,36 +255,6 @@ def _sort_in_place(self, axis=-1, kind=None, order=None, endwith=True, fill_valu
         self._mask[...] = out._mask
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    a = _ma(a)
-    if a._mask is nomask:
-        r = xnp.median(a._data, axis=axis, keepdims=keepdims)
-        return MaskedArray._new(r, nomask) if not _ndim0(r) else r
-    if axis is None:
-        a, ax = a.ravel(), 0
-        if keepdims:
-            pass
-    else:
-        ax = axis
-    s = sort(a, axis=ax)
-    n = count(a, axis=ax, keepdims=True)
-    lo = xnp.maximum(xnp.floor_divide(xnp.subtract(n, 1), 2), 0)
-    hi = xnp.floor_divide(n, 2)
-    hi = xnp.minimum(hi, s.shape[ax] - 1)
-    vlo = xnp.take_along_axis(s._data, lo, axis=ax)
-    vhi = xnp.take_along_axis(s._data, hi, axis=ax)
-    with np.errstate(all="ignore"):
-        r = xnp.true_divide(xnp.add(vlo, vhi), 2.0) if vlo.dtype.kind != "f" else \
-            xnp.add(vlo, xnp.multiply(xnp.subtract(vhi, vlo), 0.5))
-    m = xnp.equal(n, 0)
-    if axis is None and keepdims:
-        shape = (1,) * _ma(a).ndim
-        r, m = xnp.reshape(r, shape), xnp.reshape(m, shape)
-    elif not keepdims:
-        r, m = xnp.squeeze(r, axis=ax), xnp.squeeze(m, axis=ax)
-    return finish_reduce(r, m)
-
-
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a, keepdims = _ma(a), _kd(keepdims)
     if weights is None:
@@ -286,30 +265,47 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         elif avg is not masked:
             scl = np.asarray(avg).dtype.type(scl)
         return (avg, scl) if returned else avg
-    w = _arr(weights)
-    rt = np.result_type(a.dtype, w.dtype, "f8")
+    from numpy.lib.array_utils import normalize_axis_tuple
+    if axis is not None:
+        axis = normalize_axis_tuple(axis, a.ndim, argname="axis")
+    w = _ma(weights)
+    if a.dtype.kind in "biu":
+        rt = np.result_type(a.dtype, w.dtype, "f8")
+    else:
+        rt = np.result_type(a.dtype, w.dtype)
     if w.shape != a.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        if w.shape[0] != a.shape[axis]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        shape = [1] * a.ndim
-        shape[axis] = w.shape[0]
-        w = xnp.broadcast_to(xnp.reshape(w, shape), a.shape)
-    w = w.astype(rt)
+        if w.shape != tuple(a.shape[ax] for ax in axis):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        w = w.transpose(tuple(int(i) for i in np.argsort(axis)))
+        w = w.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
     if a._mask is not nomask:
-        w = xnp.where(a._mask, xnp.zeros((), rt), w)
-    scl = xnp.sum(w, axis=axis, keepdims=keepdims)
-    num = xnp.sum(xnp.multiply(a.filled(0).astype(rt), w), axis=axis, keepdims=keepdims)
+        # Weights of masked elements are masked (so a NaN weight there does not count).
+        wd = xnp.multiply(w._data, xnp.logical_not(a._mask))
+        if w._mask is not nomask:
+            wd = xnp.where(w._mask, w._data.astype(wd.dtype), wd)
+        w = MaskedArray._new(wd, xnp.logical_or(getmaskarray(w), a._mask))
+    scl = w.sum(axis=axis, dtype=rt, keepdims=keepdims)
     with np.errstate(all="ignore"):
-        r = xnp.true_divide(num, scl)
-    m = _all_masked(a._mask, axis, keepdims)
-    m = xnp.equal(scl, 0) if m is nomask and a._mask is not nomask else \
-        (m if m is nomask else xnp.logical_or(m, xnp.equal(scl, 0)))
-    avg = finish_reduce(r, m)
-    return (avg, scl) if returned else avg
+        prod = MaskedArray._new(xnp.multiply(a._data.astype(rt), w._data.astype(rt)),
+                                _prod_mask(a, w))
+        avg = prod.sum(axis=axis, keepdims=keepdims) / scl
+    if returned:
+        if np.shape(getdata(scl)) != np.shape(getdata(avg)):
+            scl = xnp.array(xnp.broadcast_to(getdata(scl), np.shape(getdata(avg))))
+        return avg, scl
+    return avg
+
+
+def _prod_mask(a, w):
+    ma_, mw = a._mask, w._mask
+    if ma_ is nomask and mw is nomask:
+        return nomask
+    shape = np.broadcast_shapes(a.shape, w.shape)
+    return xnp.logical_or(xnp.broadcast_to(getmaskarray(a), shape),
+                          xnp.broadcast_to(getmaskarray(w), shape))
 
 
 def _install_methods():

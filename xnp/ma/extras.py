@@ -1,9 +1,8 @@
 """``xnp.ma.extras``: a subset of :mod:`numpy.ma.extras` built from xnp functions.
 
 Functions whose result shape depends on the mask (``unique``, the set operations,
-``clump_*``, ``notmasked_*``, ``compress_*``) need concrete masks, as ``compressed`` does.
-``apply_along_axis``, ``apply_over_axes``, ``cov``, ``corrcoef`` and ``polyfit`` are not
-provided yet (they raise NotImplementedError).
+``clump_*``, ``notmasked_*``, ``compress_*``, ``polyfit``) need concrete masks, as
+``compressed`` does.
 """
 
 from __future__ import annotations
@@ -27,16 +26,24 @@ from xnp.ma import (  # noqa: F401
 )
 from xnp.ma._core import MaskedArray, _arr, getmask, getmaskarray, nomask
 from xnp.ma._funcs import array, filled, masked_array
-from xnp.ma._more import diag
+from xnp.ma._stats import (  # noqa: F401
+    _covhelper,
+    apply_along_axis,
+    apply_over_axes,
+    corrcoef,
+    cov,
+    polyfit,
+)
 
-__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "clump_masked",
-           "clump_unmasked", "column_stack", "compress_cols", "compress_nd",
-           "compress_rowcols", "compress_rows", "count_masked", "diagflat", "dot", "dstack",
-           "ediff1d", "flatnotmasked_contiguous", "flatnotmasked_edges", "hstack", "in1d",
-           "intersect1d", "isin", "mask_cols", "mask_rowcols", "mask_rows", "masked_all",
-           "masked_all_like", "median", "ndenumerate", "notmasked_contiguous",
-           "notmasked_edges", "row_stack", "setdiff1d", "setxor1d", "stack", "union1d",
-           "unique", "vstack"]
+__all__ = ["apply_along_axis", "apply_over_axes", "atleast_1d", "atleast_2d",
+           "atleast_3d", "average", "clump_masked", "clump_unmasked", "column_stack",
+           "compress_cols", "compress_nd", "compress_rowcols", "compress_rows",
+           "corrcoef", "count_masked", "cov", "diagflat", "dot", "dstack", "ediff1d",
+           "flatnotmasked_contiguous", "flatnotmasked_edges", "hstack", "in1d",
+           "intersect1d", "isin", "mask_cols", "mask_rowcols", "mask_rows",
+           "masked_all", "masked_all_like", "median", "ndenumerate",
+           "notmasked_contiguous", "notmasked_edges", "polyfit", "row_stack",
+           "setdiff1d", "setxor1d", "stack", "union1d", "unique", "vstack"]
 
 
 def masked_all(shape, dtype=float):
@@ -74,7 +81,7 @@ def diagflat(v, k=0):
     """A 2-d array with the flattened ``v`` on diagonal ``k``, as
     :func:`numpy.ma.diagflat`."""
     v = v if isinstance(v, MaskedArray) else masked_array(v)
-    return diag(v.ravel(), k)
+    return MaskedArray._new(xnp.diagflat(v._data, k), xnp.diagflat(getmaskarray(v), k))
 
 
 def ediff1d(arr, to_end=None, to_begin=None):
@@ -281,36 +288,57 @@ def ndenumerate(a, compressed=True):
             yield idx, masked
 
 
-def _not_provided(name):
-    def fn(*args, **kwargs):
-        raise NotImplementedError(f"xnp.ma.{name} is not provided")
-    fn.__name__ = name
-    fn.__doc__ = f"Not provided: ``numpy.ma.{name}``."
-    return fn
-
-
-apply_along_axis = _not_provided("apply_along_axis")
-apply_over_axes = _not_provided("apply_over_axes")
-cov = _not_provided("cov")
-corrcoef = _not_provided("corrcoef")
-polyfit = _not_provided("polyfit")
 
 
 class _MaskedRClass:
-    """``ma.mr_``: ``r_`` for masked arrays (concatenates data and masks)."""
+    """``ma.mr_``: ``r_`` for masked arrays (concatenates data and masks); a leading
+    string ``'axis[,ndmin[,trans1d]]'`` sets the axis as for ``numpy.r_``."""
 
     def __getitem__(self, key):
-        from xnp.ma import concatenate
+        from xnp.ma import MAError, concatenate
+        if isinstance(key, str):
+            raise MAError("Unavailable for masked array.")
         if not isinstance(key, tuple):
             key = (key,)
-        parts = []
-        for k in key:
+        axis, ndmin, trans1d = 0, 1, -1
+        parts, scalars, array_dtypes = [], [], []
+        for i, k in enumerate(key):
+            if isinstance(k, str):
+                if i != 0:
+                    raise ValueError("special directives must be the first entry.")
+                if k in ("r", "c"):
+                    raise MAError("Unavailable for masked array.")
+                vec = [int(x) for x in k.split(",")]
+                axis = vec[0]
+                ndmin = vec[1] if len(vec) > 1 else ndmin
+                trans1d = vec[2] if len(vec) > 2 else trans1d
+                continue
             if isinstance(k, slice):
-                parts.append(masked_array(xnp.r_[k]))
+                item = masked_array(xnp.r_[k])
+            elif type(k) in (bool, int, float, complex):
+                scalars.append(k)      # Python scalars promote weakly, as in ``r_``
+                item = masked_array(xnp.asarray(k))
             else:
-                parts.append(k if isinstance(k, MaskedArray) else
-                             masked_array(xnp.atleast_1d(_arr(k))))
-        return concatenate(parts)
+                item = k if isinstance(k, MaskedArray) else masked_array(k)
+                array_dtypes.append(item.dtype)
+            parts.append(_ndmin(item, ndmin, trans1d))
+        if scalars and array_dtypes:
+            dtype = np.result_type(*array_dtypes, *scalars)
+            parts = [p.astype(dtype) for p in parts]
+        return concatenate(parts, axis=axis)
+
+
+def _ndmin(item, ndmin, trans1d):
+    nd = item.ndim
+    if nd >= ndmin:
+        return item
+    item = item.reshape((1,) * (ndmin - nd) + item.shape)
+    if trans1d != -1:
+        k2 = ndmin - nd
+        k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
+        axes = list(range(ndmin))
+        item = item.transpose(axes[:k1] + axes[k2:] + axes[k1:k2])
+    return item
 
 
 mr_ = _MaskedRClass()
