@@ -154,6 +154,7 @@ DEDICATED = {
     "genfromtxt", "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex",
     "copyto", "putmask", "require", "asfortranarray", "asarray_chkfinite",  # test_copying.py
     "frompyfunc",                                                   # test_numpy_details.py
+    "nested_iters",                                   # test_numpy_suite_casting_nditer.py
 }
 
 

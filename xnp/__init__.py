@@ -32,7 +32,7 @@ from xnp._flatiter import flatiter  # noqa: F401
 # NumPy's date and time scalar types, so that code naming them runs; xnp's functions do
 # not compute on datetime arrays (README: no datetime dtypes).
 from numpy import datetime64, timedelta64  # noqa: F401, E402
-from xnp._nditer import broadcast, nditer  # noqa: F401
+from xnp._nditer import broadcast, nditer, nested_iters  # noqa: F401
 from xnp._histogramdd import *  # noqa: F403
 from xnp._indexing import *  # noqa: F403
 from xnp import _index_update  # noqa: E402, F401  (x[key] = v and x.at, used by _methods)

@@ -114,7 +114,9 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if casting == "same_value":
         _check_same_value(value_, dt)
     elif not np.can_cast(src, dt, casting=casting):
-        raise TypeError(f"Cannot cast array data from {src!r} to {dt!r} according to the "
+        ndim = len(value_.aval.shape) if isinstance(value_, Tracer) else np.ndim(value_)
+        what = "scalar" if ndim == 0 else "array data"      # NumPy's words for 0-d
+        raise TypeError(f"Cannot cast {what} from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
     if dt.kind in "iub" and src.kind in "fc" and isinstance(value_, (np.ndarray, np.generic)):
         # The cast primitive is silent (internal casts must not warn); NumPy's own cast

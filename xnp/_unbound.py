@@ -18,7 +18,7 @@ NON_BINDING = (
     "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "arange",
     "empty", "zeros", "frombuffer", "fromfile", "fromiter", "fromstring",
     "promote_types", "frompyfunc", "matmul", "vecdot", "matvec", "vecmat", "divmod",
-    "frexp", "modf", "from_dlpack",
+    "frexp", "modf", "from_dlpack", "nested_iters",
 )
 
 
