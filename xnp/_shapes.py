@@ -117,7 +117,7 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
     except that Python numbers out of an integer dtype's range raise OverflowError (with
     ``strict``, as ``numpy.array(x, dtype)`` does, Python floats are checked too: they
     convert through ``int``)."""
-    if dt.kind in "SUc" and not isinstance(x, (np.ndarray, Tracer)):
+    if dt.kind in "SU" and not isinstance(x, (np.ndarray, Tracer, ndarray)):
         # NumPy sizes a string dtype from the values themselves ('U' of [1, 22, 333] is
         # U3) and splits strings into characters for 'c'.
         return np.asarray(numpy_values(x), dtype=dt)
