@@ -9,8 +9,6 @@ Its Python package imports jax, so it is located without importing it.
 
 from __future__ import annotations
 
-import ctypes
-import glob
 import importlib.util
 import os
 
@@ -77,6 +75,7 @@ def find_plugin(supported_release: str) -> tuple[str, str]:
 def _library_dirs(major: str) -> list[str]:
     """Directories of NVIDIA's library wheels for one CUDA major version: CUDA 13's wheels
     share ``nvidia/cu13/lib``; CUDA 12's have one ``nvidia/<name>/lib`` each."""
+    import glob
     dirs = []
     for base in _namespace_dirs("nvidia"):
         for lib in sorted(glob.glob(os.path.join(base, "*", "lib"))):
@@ -92,6 +91,8 @@ def preload_libraries(major: str) -> list[str]:
     """Load NVIDIA's CUDA libraries from their pip wheels (when installed), so that the
     plugin's lookups by name find them; without the wheels the system's libraries (the
     dynamic loader's path) are used. Returns the files loaded."""
+    import ctypes
+    import glob
     loaded, dirs = [], _library_dirs(major)
     for name in _LIBRARIES:
         for d in dirs:
