@@ -411,3 +411,32 @@ def test_numpy_strings_ufuncs_dispatch_to_xnp_strings():
         got = ufunc(xnp.asarray(a))
         assert isinstance(got, xnp.ndarray)
         np.testing.assert_array_equal(np.asarray(got), ufunc(a))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.add(m.asarray([True, False]), m.asarray([1, 2], dtype=m.int8), casting="no"),
+    lambda m: m.add(m.asarray([1.0]), m.asarray([1], dtype=m.int8), casting="equiv"),
+    lambda m: m.sin(m.asarray([1], dtype=m.int8), casting="no"),
+    lambda m: m.add(m.asarray([1], dtype=m.int8), 2.5, casting="no"),
+], ids=["bool-int8-no", "float-int8-equiv", "sin-int8-no", "int8-pyfloat-no"])
+def test_ufunc_inputs_are_checked_against_the_loop_under_no_and_equiv(call):
+    want, got = _error(np, call), _error(xnp, call)
+    assert type(got) is type(want)
+    assert str(got) == str(want)
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv"])
+@pytest.mark.parametrize("call", [lambda m, x, c: m.add(x, x, casting=c),
+                                  lambda m, x, c: m.multiply(x, 2, casting=c)],
+                         ids=["same-dtype", "python-int"])
+def test_ufunc_no_and_equiv_casting_outcome_is_numpys(call, casting):
+    b = np.array([1, 2], np.int8)
+    try:
+        want = call(np, b, casting)
+    except TypeError as e:
+        with pytest.raises(TypeError, match=str(e)):
+            call(xnp, xnp.asarray(b), casting)
+    else:
+        got = call(xnp, xnp.asarray(b), casting)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

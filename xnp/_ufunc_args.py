@@ -54,3 +54,27 @@ def signature_dtypes(uf, signature, dtype):
             dts = [given.pop()] * n
         return dts
     return [np.dtype(signature)] * n
+
+
+def check_loop_inputs(uf, values, casting, casting_error) -> None:
+    """Each input must reach the dtype of the loop NumPy picks under ``casting`` ('no' and
+    'equiv' refuse any change of dtype), as NumPy checks: ``casting_error(...)`` if not."""
+    from xnp._util import dtype_of
+    scalars = (bool, int, float, complex)
+    operands = tuple(type(v) if type(v) in scalars else dtype_of(v) for v in values)
+    try:
+        loop = uf._np.resolve_dtypes(operands + (None,) * uf.nout)
+    except TypeError:
+        return                          # no loop at all: the call raises NumPy's error
+    for i, (v, dt) in enumerate(zip(values, loop)):
+        if type(v) in scalars:
+            # NumPy checks a Python number's default dtype under 'equiv' (not under 'no')
+            if casting == "equiv" and not np.can_cast(_PY_DEFAULT[type(v)], dt, "equiv"):
+                raise TypeError(f"cannot cast Python {type(v).__name__} to {dt} under the "
+                                "casting rule 'equiv'")
+        elif not np.can_cast(dtype_of(v), dt, casting=casting):
+            raise casting_error("Input", uf, casting, dtype_of(v), dt, i)
+
+
+_PY_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
+               complex: np.dtype(np.complex128)}

@@ -76,7 +76,8 @@ class ufunc(metaclass=_UfuncMeta):
                 kwargs["dtype"] = dtype
             return type(other).__array_ufunc__(other, self, "__call__", *args, **kwargs)
         values = [raw(a) for a in args]
-        if out is None and where is True and dtype is None and sig is None:
+        if out is None and where is True and dtype is None and sig is None and \
+                casting not in ("no", "equiv"):
             result = self._fn(*values)
             finish = _as_array if as_array else wrap_scalar_result
             return finish(result) if self.nout == 1 else tuple(map(finish, result))
@@ -214,6 +215,9 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
         cast = [cast_v(v, dtype) for v in values]
         values.clear()
         values = cast
+    elif casting in ("no", "equiv") and sig is None:
+        from xnp._ufunc_args import check_loop_inputs
+        check_loop_inputs(uf, values, casting, _casting_error)
     result = uf._fn(*values)
     values.clear()      # the inputs' buffers: an out= that is also an input may then be
     del values          # written in place (xnp._views.store_value), so its views see it
