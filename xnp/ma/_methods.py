@@ -104,7 +104,9 @@ def shrink_mask(self):
 
 def harden_mask(self):
     """Hard masks are not supported: raises NotImplementedError."""
-    raise NotImplementedError("xnp.ma has no hard masks")
+    raise NotImplementedError("xnp.ma has no hard masks: assigning to a masked array "
+                              "always unmasks the written elements (soft masks, NumPy's "
+                              "default); keep the mask yourself and reapply it")
 
 
 def soften_mask(self):
