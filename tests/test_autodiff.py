@@ -152,7 +152,9 @@ def test_errors_say_what_to_do():
 
 
 def test_conventions_at_the_edges():
-    assert float(xnp.grad(xnp.abs)(0.0)) == 0.0
+    assert float(xnp.grad(xnp.abs)(0.0)) == 1.0            # slope +1 at 0, as JAX
+    assert float(xnp.grad(xnp.abs)(-0.0)) == 1.0
+    assert float(xnp.grad(lambda x: xnp.copysign(x, -1.0))(0.0)) == -1.0
     assert float(xnp.grad(xnp.sqrt)(0.0)) == np.inf
     np.testing.assert_allclose(xnp.grad(lambda x: xnp.maximum(x, 1.0))(1.0), 0.5)
     g = xnp.grad(lambda x: xnp.max(x))(xnp.asarray(np.array([1.0, 3.0, 3.0])))
@@ -363,3 +365,91 @@ def test_grad_of_one_element_outputs():
     np.testing.assert_allclose(xnp.grad(lambda v: [v * 3.0])(np.ones(1)), [3.0])
     with pytest.raises(TypeError, match="shape: \\(2,\\)"):
         xnp.grad(lambda v: v)(np.ones(2))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_remainder_slope_is_one_at_exact_multiples():
+    # remainder(x, y) = x - y * floor(x / y): slope 1 in x everywhere (also where the
+    # remainder is a signed zero or NaN), -floor(x / y) in y.
+    x = np.array([0.0, 0.0, 1.0, -1.0, 2.0, -0.0, -3.0, 2.0, 0.7])
+    y = np.array([-0.5, 2.0, 2.0, -1.0, 1.0, 1.0, 1.5, 0.0, -0.3])
+    for f in (xnp.remainder, xnp.mod, lambda a, b: xnp.divmod(a, b)[1]):
+        gx, gy = xnp.grad(lambda a, b: xnp.sum(f(a, b)), argnums=(0, 1))(x, y)
+        np.testing.assert_array_equal(gx, np.ones_like(x))
+        np.testing.assert_array_equal(gy[:-2], -np.floor(x / y)[:-2])
+    g = xnp.grad(lambda a: xnp.sum(xnp.abs(a)))(np.array([np.nan, 0.0, -2.0]))
+    np.testing.assert_array_equal(g, [-1.0, 1.0, -1.0])     # a NaN leaks into no other slot
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_power_exponent_slope_at_zero_base():
+    # d/dy 0**y: 0 where 0**y is locally constant 0 (y > 0), NaN where it is inf (y < 0).
+    for f in (xnp.power, xnp.float_power):
+        g = xnp.grad(lambda y: xnp.sum(f(np.zeros(3), y)))(np.array([2.0, 0.5, -0.5]))
+        np.testing.assert_array_equal(g, [0.0, 0.0, np.nan])
+
+
+def test_modf_fraction_has_slope_one_at_integers():
+    # frac = x - trunc(x): slope 1 also where the fraction is a signed zero.
+    x = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.0, -0.5])
+    g = xnp.grad(lambda a: xnp.sum(xnp.modf(a)[0]))(x)
+    np.testing.assert_array_equal(g, np.ones_like(x))
+    np.testing.assert_array_equal(np.signbit(xnp.modf(x)[0]), np.signbit(np.modf(x)[0]))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_cotangent_of_a_case_not_taken_is_zero_even_if_infinite():
+    # An all-NaN slice has count 0: its cotangent 1/0 is inf, but every entry is NaN and
+    # so not taken by the select that drops NaNs; select's transpose must give 0, not NaN.
+    x = np.array([[1.0, np.nan], [np.nan, np.nan]])
+    for f in (xnp.nanmean, xnp.nanvar, xnp.nansum):
+        g = xnp.grad(lambda a: xnp.sum(f(a, axis=1)))(x)
+        assert np.isfinite(np.asarray(g)).all(), f
+    np.testing.assert_array_equal(xnp.grad(lambda a: xnp.sum(xnp.nanmean(a, axis=1)))(x),
+                                  [[1.0, 0.0], [0.0, 0.0]])
+    clip_lo = xnp.grad(lambda lo: xnp.sum(xnp.clip(np.array([np.inf, -np.inf]), lo, 1.0)))
+    assert float(clip_lo(0.0)) == 1.0
+
+
+def test_interp_slope_at_the_knots():
+    # At an inner knot the segment to its right is used (searchsorted side='right'), at
+    # the last knot the last segment: its slope, not the zero of a constant value.
+    xp, fp = np.array([0.0, 1.0, 2.0, 3.0]), np.array([0.0, 2.0, -1.0, -0.0])
+    x = np.array([0.0, 1.0, 2.0, 3.0, 0.5, -1.0, 4.0])
+    np.testing.assert_array_equal(xnp.grad(lambda a: xnp.sum(xnp.interp(a, xp, fp)))(x),
+                                  [2.0, -3.0, 1.0, 1.0, 2.0, 0.0, 0.0])
+    np.testing.assert_array_equal(xnp.grad(lambda b: xnp.sum(xnp.interp(x, b, fp)))(xp),
+                                  [-3.0, 2.0, -1.0, -1.0])
+    out = xnp.jit(xnp.interp)(x, xp, fp)                  # values (and -0.0) unchanged
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(np.interp(x, xp, fp)))
+
+
+def _cofactors(a):
+    n = a.shape[0]
+    return np.array([[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(a, i, 0), j, 1))
+                      for j in range(n)] for i in range(n)])
+
+
+@pytest.mark.parametrize("a", [
+    [[1.0, 2.0], [2.0, 4.0]],                                # one zero pivot
+    [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]],
+    [[0.0, 1.0], [0.0, 0.0]],                                # rank 1, two zero pivots
+    np.triu(np.ones((4, 4)), 1),                             # rank 3, four zero pivots
+    np.zeros((3, 3)),
+    [[0.0, 1.0 + 1.0j], [0.0, 0.0]],
+])
+def test_det_gradient_is_the_cofactor_matrix_at_singular_matrices(a):
+    # d det(A) = tr(adj(A) dA): the gradient is the cofactor matrix, finite at every A.
+    a = np.asarray(a)
+    if a.dtype.kind == "f":
+        np.testing.assert_allclose(xnp.grad(xnp.linalg.det)(a), _cofactors(a), atol=1e-12)
+    t = np.arange(a.size, dtype=a.dtype).reshape(a.shape)
+    np.testing.assert_allclose(xnp.jvp(xnp.linalg.det, (a,), (t,))[1],
+                               np.sum(_cofactors(a) * t), atol=1e-12)
+
+
+def test_det_derivatives_at_regular_matrices():
+    rng = np.random.default_rng(3)
+    check_grads(xnp.linalg.det, [rng.standard_normal((2, 3, 3))], order=2)
+    check_grads(xnp.linalg.det, [rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))],
+                order=1)

@@ -87,7 +87,7 @@ def test_ufunc_types_and_result_dtypes(name):
     assert uf.signature is None and nuf.signature is None
     assert set(uf.types) <= set(nuf.types) and uf.ntypes == len(uf.types)
     for typ in uf.types:
-        if "?" in typ:
+        if "?" in typ or "O" in typ:    # object loops: tests/test_object_arrays.py
             continue
         ins = typ.split("->")[0]
         with warnings.catch_warnings():

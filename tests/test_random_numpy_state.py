@@ -80,3 +80,19 @@ def test_errors_are_numpys_and_traced_parameters_refuse():
         xnp.random.choice(3, 5, replace=False)
     with pytest.raises(TracerArrayConversionError):
         xnp.grad(lambda m: xnp.random.normal(m, 1.0))(0.5)
+
+
+def test_star_import_gives_numpys_names():
+    # ``from numpy.random import *`` (as autograd.numpy.random does) exported nothing
+    # from xnp.random before (its names load lazily): now NumPy's __all__ and the key API.
+    ours, theirs = {}, {}
+    exec("from xnp.random import *", ours)
+    exec("from numpy.random import *", theirs)
+    assert set(np.random.__all__) <= set(ours) and "Any" not in ours
+    assert {"key", "split", "fold_in"} <= set(ours)
+    np.testing.assert_array_equal(ours["RandomState"](3).randn(4),
+                                  theirs["RandomState"](3).randn(4))
+    ours["seed"](5)
+    got = ours["rand"](3)
+    theirs["seed"](5)
+    np.testing.assert_array_equal(got, theirs["rand"](3))

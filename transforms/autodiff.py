@@ -260,6 +260,9 @@ def _check_grad_leaf(v, leaf, diff_args, nums, holomorphic):
     if holomorphic and kind != "c":
         raise TypeError(f"grad with holomorphic=True requires complex inputs, got "
                         f"{aval.dtype.name} for argument {i}")
+    raise TypeError(f"grad requires real- or complex-valued inputs, but got "
+                    f"{aval.dtype} for argument {i} (object, string and other "
+                    "non-numeric arrays cannot be differentiated)")
 
 
 def _check_scalar_aval(aval, holomorphic):

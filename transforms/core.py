@@ -124,7 +124,15 @@ def get_aval(x) -> ShapedArray:
         return ShapedArray(x.shape, x.dtype, False)
     if hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape"):
         return ShapedArray(x.shape, x.dtype, False)
+    if x is not None and t not in _NOT_OBJECT_SCALARS and np.asarray(x).dtype == _OBJECT:
+        # An element of an object array (Fraction, Decimal, a huge int, ...): NumPy's
+        # object loops return these bare for 0-d results.
+        return ShapedArray((), _OBJECT, False)
     raise TypeError(f"Value {x!r} of type {t.__name__} is not a valid array value")
+
+
+_OBJECT = np.dtype(object)
+_NOT_OBJECT_SCALARS = (str, bytes, list, tuple, dict, set, type)
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 Forward mode is compared with central finite differences; reverse mode with forward mode
 through the identity ``Re<u, J v> == Re<J^T u, v>`` (the bilinear pairing of JAX's
-convention, ``Re(sum(u * v))``); higher orders by applying the same checks to the JVP and
-VJP functions themselves.
+convention, ``Re(sum(u * v))``), or with finite differences when only reverse mode is
+asked for; higher orders by applying the same checks to the JVP and VJP functions
+themselves.
 """
 
 from __future__ import annotations
@@ -78,8 +79,11 @@ def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, se
     _assert_close(t_out, numeric, atol, rtol, "JVP vs finite differences")
 
 
-def check_vjp(f: Callable, args: Sequence, *, atol=None, rtol=None, seed=0):
-    """VJP of ``f`` against its JVP through ``Re<u, J v> == Re<J^T u, v>``."""
+def check_vjp(f: Callable, args: Sequence, *, atol=None, rtol=None, seed=0,
+              numeric=False, eps=None):
+    """VJP of ``f`` against its JVP through ``Re<u, J v> == Re<J^T u, v>``; with
+    ``numeric=True`` (reverse mode only: ``f`` may be a ``custom_vjp`` function, which has
+    no JVP) the JVP is taken by central finite differences."""
     rng = np.random.default_rng(seed + 1)
     atol = atol or _tol(args, 1e-5, _DEFAULT_TOL)
     rtol = rtol or atol
@@ -87,7 +91,14 @@ def check_vjp(f: Callable, args: Sequence, *, atol=None, rtol=None, seed=0):
     out, vjp_fn = vjp(f, *wrapped)
     tangents = tree_map(lambda x: _rand_like(rng, x), tuple(args))
     cotangent = tree_map(lambda o: _rand_like(rng, o), out)
-    _, t_out = jvp(f, wrapped, _wrap_tree(tangents))
+    if numeric:
+        eps = eps or _tol(args, 1e-4, _DEFAULT_EPS)
+        plus = tree_map(lambda x, t: _np(x) + eps * t, tuple(args), tangents)
+        minus = tree_map(lambda x, t: _np(x) - eps * t, tuple(args), tangents)
+        t_out = tree_map(lambda a, b: (_np(a) - _np(b)) / (2 * eps),
+                         f(*_wrap_tree(plus)), f(*_wrap_tree(minus)))
+    else:
+        _, t_out = jvp(f, wrapped, _wrap_tree(tangents))
     ct_in = vjp_fn(_wrap_tree(cotangent))
     lhs = _inner(cotangent, t_out)
     rhs = _inner(ct_in, tangents)
@@ -98,17 +109,22 @@ def check_vjp(f: Callable, args: Sequence, *, atol=None, rtol=None, seed=0):
 
 
 def check_grads(f: Callable, args: Sequence, order: int = 2,
-                modes: Sequence[str] = ("fwd", "rev"), atol=None, rtol=None, eps=None):
+                modes: Sequence[str] = ("fwd", "rev"), atol=None, rtol=None, eps=None,
+                _numeric=None):
     """Check ``f``'s derivatives at ``args`` up to ``order``, in the given modes.
 
     ``args`` are arrays (NumPy or xnp) or pytrees of them; float64/complex128 inputs give
-    tight checks. Raises AssertionError on a mismatch.
+    tight checks. Raises AssertionError on a mismatch. With ``modes=("rev",)`` reverse
+    mode is checked against finite differences, so that ``custom_vjp`` functions (which
+    have no forward mode) can be checked, as autograd's and JAX's checkers allow.
     """
+    if _numeric is None:
+        _numeric = "fwd" not in modes
     args = tuple(_np_tree(a) for a in args)
     if "fwd" in modes:
         check_jvp(f, args, eps=eps, atol=atol, rtol=rtol)
     if "rev" in modes:
-        check_vjp(f, args, atol=atol, rtol=rtol)
+        check_vjp(f, args, atol=atol, rtol=rtol, numeric=_numeric, eps=eps)
     if order > 1:
         rng = np.random.default_rng(order)
         if "fwd" in modes:
@@ -123,7 +139,7 @@ def check_grads(f: Callable, args: Sequence, order: int = 2,
 
             def f_vjp(*primals):
                 return vjp(f, *primals)[1](_wrap_tree(cotangent))
-            check_grads(f_vjp, args, order - 1, ("rev",), atol, rtol, eps)
+            check_grads(f_vjp, args, order - 1, ("rev",), atol, rtol, eps, _numeric)
 
 
 def _np_tree(a):

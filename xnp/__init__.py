@@ -103,4 +103,16 @@ def __getattr__(name):
         return importlib.import_module(f"xnp.{name}")
     if name in _NUMPY_OWN:
         return getattr(_numpy, name)
+    # Names NumPy 2 removed (np.NaN, np.byte_bounds) or whose aliases expired (np.float):
+    # NumPy's messages, which say what to use instead.
+    gone = getattr(_numpy, "__former_attrs__", {})
+    if name in gone:
+        raise AttributeError(gone[name], name=None)
+    try:
+        from numpy._expired_attrs_2_0 import __expired_attributes__ as gone
+    except ImportError:
+        gone = {}
+    if name in gone:
+        raise AttributeError(f"`np.{name}` was removed in the NumPy 2.0 release. {gone[name]}",
+                             name=None)
     raise AttributeError(f"module 'xnp' has no attribute {name!r}")

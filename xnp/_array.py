@@ -13,6 +13,7 @@ Differences from NumPy: views are not tracked, so writing through a slice of an 
 from __future__ import annotations
 
 import builtins
+import copy as _copy
 
 import numpy as np
 
@@ -27,7 +28,7 @@ class ndarray:
 
     Create arrays with :func:`xnp.array`, :func:`xnp.zeros` and friends; calling
     ``ndarray(shape, dtype=float)`` directly gives a zero-filled array (NumPy's gives
-    uninitialised memory).
+    uninitialised memory; object arrays hold None, as in NumPy).
     """
 
     # _buffer: (value, device buffer) when the value is a view of an XLA result, so that
@@ -35,12 +36,18 @@ class ndarray:
     # _view_of: (base handle, key) when made by basic indexing (see xnp/_views.py).
     __slots__ = ("_value", "_buffer", "_view_of", "__weakref__")
     __array_priority__ = 100
+    __module__ = "xnp"      # type(a) prints <class 'xnp.ndarray'>, as NumPy's 'numpy.ndarray'
 
-    def __init__(self, shape=(), dtype=float, buffer=None):
-        if buffer is not None:
-            self._value = np.array(np.frombuffer(buffer, dtype=dtype).reshape(shape))
-        else:
-            self._value = np.zeros(shape, dtype=dtype)
+    def __init__(self, shape=(), dtype=float, buffer=None, offset=0, strides=None,
+                 order=None):
+        # NumPy's constructor lays out (and checks) the shape, strides and buffer; the
+        # array is a copy of what it describes (zeros without a buffer), in its layout
+        if isinstance(buffer, ndarray):
+            buffer = np.asarray(buffer._value)
+        v = np.ndarray(shape, dtype, buffer, offset, strides, order)
+        if buffer is None and not v.dtype.hasobject:    # NumPy fills objects with None
+            v[...] = 0
+        self._value = v if buffer is None else v.copy(order="K")
 
     # --- attributes -----------------------------------------------------------------------
     @property
@@ -50,7 +57,12 @@ class ndarray:
     @shape.setter
     def shape(self, new_shape):
         from xnp import reshape
-        self._value = core.unwrap(reshape(self, new_shape))
+        from xnp._layout import reshape_needs_copy
+        out = core.unwrap(reshape(self, new_shape))
+        if reshape_needs_copy(self._value, out.shape):
+            raise AttributeError("Incompatible shape for in-place modification. Use "
+                                 "`.reshape()` to make a copy with the desired shape.")
+        self._value = out
 
     @property
     def base(self):
@@ -218,10 +230,17 @@ class ndarray:
         return format(v[()] if not v.ndim else v, spec)
 
     def __copy__(self):
-        return _wrap(self._value)
+        # As NumPy's: a new buffer. Sharing the value would let writes through
+        # ``numpy.asarray`` of the copy (SciPy's odeint integrates in ``copy(y0)``) reach
+        # the original.
+        from xnp import copy
+        return copy(self)
 
     def __deepcopy__(self, memo):
         from xnp import copy
+        v = self._value
+        if type(v) is np.ndarray and v.dtype.hasobject:   # the elements are copied too
+            return _wrap(_copy.deepcopy(v, memo))
         return copy(self)
 
     def __reduce__(self):
@@ -247,9 +266,13 @@ def wrap_scalar_result(value) -> ndarray:
     """Wrap the result of a ufunc or reduction: a concrete 0-d array becomes its NumPy
     scalar, as NumPy's ufuncs and reductions return scalars for 0-d results (this shows
     in ``repr`` and in ``type(x[()])``; traced values are wrapped unchanged)."""
-    if type(value) is np.ndarray and not value.ndim:
-        value = value[()]
-    if isinstance(value, np.generic):
+    t = type(value)
+    if t is np.ndarray:
+        if not value.ndim:
+            return value[()]    # a NumPy scalar, or the Python object of an object array
+    elif not isinstance(value, core.Tracer):
+        # A NumPy scalar, or what NumPy's object loops return for 0-d results: the
+        # Python object itself (a Fraction, an int beyond int64, ...).
         return value
     h = _new_handle(ndarray)
     h._value = value

@@ -277,9 +277,9 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1) -> ndarray:
 
 
 # --- cross products ---------------------------------------------------------------------------
-def _component(v, i):
+def _component(v, i, keep: bool = False):
     r = slice_axis(v, get_aval(v).ndim - 1, i, i + 1)
-    return B.reshape_p.bind(r, new_sizes=get_aval(r).shape[:-1])
+    return r if keep else B.reshape_p.bind(r, new_sizes=get_aval(r).shape[:-1])
 
 
 def _move_last(v, axis):
@@ -320,15 +320,18 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None) ->
         axisc = _norm_axis(axisc, len(shape) + 1, "axisc")
     dt = promote_types(get_aval(av).dtype, get_aval(bv).dtype)
     av, bv = cast_v(av, dt), cast_v(bv, dt)
-    ac = [_component(av, i) for i in range(na)]
-    bc = [_component(bv, i) for i in range(nb)]
+    keep = dt.kind == "O"   # components keep their axis: 0-d objects come back bare
+    ac = [_component(av, i, keep) for i in range(na)]
+    bc = [_component(bv, i, keep) for i in range(nb)]
+    tail = (1,) if keep else ()
 
     def mul(x, y):
         return B.mul_p.bind(x, y)
 
     z = B.sub_p.bind(mul(ac[0], bc[1]), mul(ac[1], bc[0]))
     if na == 2 and nb == 2:
-        return wrap(broadcast_to_v(z, shape))
+        z = broadcast_to_v(z, shape + tail)
+        return wrap(B.reshape_p.bind(z, new_sizes=shape) if keep else z)
     if na == 3 and nb == 3:
         x = B.sub_p.bind(mul(ac[1], bc[2]), mul(ac[2], bc[1]))
         y = B.sub_p.bind(mul(ac[2], bc[0]), mul(ac[0], bc[2]))
@@ -336,8 +339,11 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None) ->
         x, y = mul(ac[1], bc[2]), B.neg_p.bind(mul(ac[0], bc[2]))
     else:
         x, y = B.neg_p.bind(mul(ac[2], bc[1])), mul(ac[2], bc[0])
-    comps = [B.expand_dims_p.bind(broadcast_to_v(c, shape), dimensions=(len(shape),))
-             for c in (x, y, z)]
+    if keep:
+        comps = [broadcast_to_v(c, shape + tail) for c in (x, y, z)]
+    else:
+        comps = [B.expand_dims_p.bind(broadcast_to_v(c, shape), dimensions=(len(shape),))
+                 for c in (x, y, z)]
     cp = B.concatenate_p.bind(*comps, dimension=len(shape))
     if axisc != len(shape):
         perm = list(range(len(shape)))

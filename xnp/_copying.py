@@ -87,7 +87,7 @@ def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
     if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype) \
             and with_order(a._value, "F") is a._value:
         return a                        # NumPy returns a Fortran-ordered array itself
-    return xnp.asarray(xnp.array(a, dtype=dtype, copy=False, ndmin=1), order="F")
+    return xnp.asarray(xnp.array(a, dtype=dtype, copy=None, ndmin=1), order="F")
 
 
 def require(a, dtype=None, requirements: str | Sequence[str] | None = None, *,

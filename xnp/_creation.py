@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from transforms.core import ConcretizationTypeError, Tracer
+from transforms.core import _EVAL_TRACE, ConcretizationTypeError, Tracer, _n_active, _state
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -30,7 +30,7 @@ from xnp._shapes import (
     value,
     value_as,
 )
-from xnp._util import broadcast_to_v, cast_v, dtype_of, raw, to_dtype
+from xnp._util import broadcast_to_v, cast_v, dtype_of, numpy_values, raw, to_dtype
 
 __all__ = [
     "array", "asarray", "asanyarray", "ascontiguousarray", "astype", "copy", "zeros",
@@ -48,8 +48,16 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     """Create an array, as :func:`numpy.array`. Nested lists may hold xnp arrays, also
     traced ones. ``order`` gives the memory layout of a concrete result, as in NumPy;
     nested sequences deeper than ``ndmax`` raise (NumPy would build an object array)."""
-    _check_ndmax(object, ndmin, ndmax)
     dtype = to_dtype(dtype)
+    object = _check_ndmax(object, ndmin, ndmax, dtype)
+    if copy is not None and not copy:       # copy=False: never copy, raise if need be
+        _check_no_copy(object, dtype, order)
+    if not copy and type(object) is ndarray and (dtype is None or dtype == object.dtype) \
+            and with_order(object._value, order) is object._value:
+        extra = ndmin - object.ndim     # NumPy: the array itself, or a view for ndmin
+        return object[(None,) * extra] if extra > 0 else object
+    if object is None:
+        object = _NONE                   # NumPy: a 0-d object array (NaN as float)
     value_ = raw(object) if dtype is None else value_as(object, dtype)
     if type(value_) in _PY_SCALARS or isinstance(value_, np.generic):
         value_ = np.asarray(value_)
@@ -61,14 +69,43 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     return wrap(with_order(value_, order))
 
 
-def _check_ndmax(obj, ndmin: int, ndmax: int):
+def _check_ndmax(obj, ndmin: int, ndmax: int, dtype):
+    """``obj``, or for ``dtype=object`` its object array of at most ``ndmax`` dimensions
+    (deeper sequences become elements, as NumPy's)."""
     if not 0 <= ndmax <= 64:
         raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
     if ndmax and ndmin > ndmax:
         raise ValueError(f"ndmin must be <= ndmax ({ndmax})")
-    if ndmax and isinstance(obj, (list, tuple)) and np.ndim(raw(obj)) > ndmax:
-        raise ValueError("setting an array element with a sequence. The requested array "
-                         f"would exceed the maximum number of dimension of {ndmax}.")
+    if ndmax and isinstance(obj, (list, tuple)):
+        if dtype == _OBJECT:
+            return np.array(numpy_values(obj), dtype=dtype, ndmax=ndmax)
+        if np.ndim(raw(obj)) > ndmax:
+            raise ValueError("setting an array element with a sequence. The requested "
+                             f"array would exceed the maximum number of dimension of "
+                             f"{ndmax}.")
+    return obj
+
+
+_NO_COPY = ("Unable to avoid copy while creating an array as requested.\n"
+            "If using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to "
+            "allow a copy when needed (no behavior change in NumPy 1.x).\n"
+            "For more details, see https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+            "#adapting-to-changes-in-the-copy-keyword.")
+
+
+def _check_no_copy(obj, dtype, order):
+    """NumPy's ValueError where ``copy=False`` cannot be honoured: the input is not an
+    array (a list, tuple or scalar needs a new buffer), or needs another dtype or
+    memory order."""
+    if isinstance(obj, (list, tuple, np.generic) + _PY_SCALARS):
+        raise ValueError(_NO_COPY)
+    v = _value_of(obj)
+    if not isinstance(v, (np.ndarray, Tracer)):
+        return
+    if dtype is not None and dtype != dtype_of(v):
+        raise ValueError(_NO_COPY)
+    if order in ("C", "F") and with_order(v, order) is not v:
+        raise ValueError(_NO_COPY)
 
 
 def _value_of(obj):
@@ -83,11 +120,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype) \
             and (order in (None, "K", "A") or with_order(a._value, order) is a._value):
         return a        # the same array, so that in-place writes show through (NumPy)
-    if copy is False and dtype is not None and np.dtype(dtype) != np.result_type(
-            _value_of(a) if not isinstance(_value_of(a), (list, tuple)) else np.asarray(a)):
-        raise ValueError("asarray: Unable to avoid copy while creating an array as "
-                         "requested.")
-    return array(a, dtype=dtype, copy=bool(copy), order=order_letter(order))
+    return array(a, dtype=dtype, copy=None if copy is None else bool(copy),
+                 order=order_letter(order))
 
 
 asanyarray = asarray
@@ -98,7 +132,7 @@ def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
     if type(a) is ndarray and a.ndim and (dtype is None or np.dtype(dtype) == a.dtype) \
             and with_order(a._value, "C") is a._value:
         return a                        # NumPy returns a contiguous array itself
-    return array(a, dtype=dtype, copy=False, order="C", ndmin=1)
+    return array(a, dtype=dtype, copy=None, order="C", ndmin=1)
 
 
 def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
@@ -160,31 +194,67 @@ def _filled(shape: tuple, fill):
     return lax.copy_p.bind(out) if out is fill and not isinstance(out, Tracer) else out
 
 
+_NONE = np.array(None, dtype=object)
+_NONE.flags.writeable = False
+_OBJECT = _NONE.dtype
+_FLOAT64 = np.dtype(float)
+
+
 def _constant(shape: tuple, number, dtype) -> ndarray:
-    dt = np.dtype(float) if dtype is None else to_dtype(dtype)
+    dt = _FLOAT64 if dtype is None else to_dtype(dtype)
+    if not _n_active[0] or _state.trace is _EVAL_TRACE:
+        # Nothing is traced: NumPy builds the buffer itself, as the primitive would
+        # (zeros from calloc'ed memory, as numpy.zeros).
+        return wrap(np.zeros(shape, dt) if number == 0 else np.full(shape, number, dt))
     scalar = np.zeros((), dt) if number == 0 else np.full((), number, dt)  # U/S zeros: ''
     return wrap(lax.broadcast_in_dim_p.bind(scalar, shape=shape,
                                             broadcast_dimensions=()))
 
 
+def _plain_eager(dtype, order) -> bool:
+    """Whether a constant array can come straight from NumPy's constructor: nothing is
+    traced, C order, and a dtype NumPy reads as xnp does (None or a scalar type)."""
+    return (dtype is None or type(dtype) is type) and order == "C" and (
+        not _n_active[0] or _state.trace is _EVAL_TRACE)
+
+
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array of zeros (float64 by default), Fortran-ordered for ``order='F'``."""
+    if _plain_eager(dtype, order):
+        return wrap(np.zeros(shape, dtype))     # NumPy's own errors for bad shapes
     return _ordered(_constant(_shape(shape), 0, dtype), order)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array of ones (float64 by default), Fortran-ordered for ``order='F'``."""
+    if _plain_eager(dtype, order):
+        return wrap(np.ones(shape, dtype))
     return _ordered(_constant(_shape(shape), 1, dtype), order)
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
-    """As :func:`zeros`: xnp never exposes uninitialised memory."""
-    return _ordered(_constant(_shape(shape), 0, dtype), order)
+    """As :func:`zeros` (object arrays hold None, as NumPy's): xnp never exposes
+    uninitialised memory."""
+    if _plain_eager(dtype, order) and dtype is not object:
+        return wrap(np.zeros(shape, dtype))
+    return _ordered(_constant(_shape(shape), _empty_fill(dtype), dtype), order)
+
+
+def _empty_fill(dtype):
+    """What an "uninitialised" array holds: NumPy's object arrays start as None."""
+    return None if dtype is not None and to_dtype(dtype).kind == "O" else 0
 
 
 def _ordered(out: ndarray, order, like=None) -> ndarray:
     """``out`` in the memory layout ``order`` asks for ('K'/'A' follow ``like``)."""
     order = order_letter(order)
+    v = out._value
+    if type(v) is np.ndarray and v.size > 1 and 0 in v.strides:
+        # A large constant is a broadcast view when bound eagerly; NumPy's zeros/ones/full
+        # own a contiguous buffer (strides, flags, views of another itemsize show it).
+        fortran = order == "F" or (order in ("K", "A") and like is not None
+                                   and is_fortran(value(like)))
+        out._value = lax.copy_p.bind(v, order="F" if fortran else "C")
     if order in ("K", "A"):
         if like is None or not is_fortran(value(like)):
             return out
@@ -197,7 +267,7 @@ def _ordered(out: ndarray, order, like=None) -> ndarray:
 
 def _fill_value(fill, dt):
     """``fill`` as a value of ``dt`` (the fill's own dtype if ``dt`` is None)."""
-    v = raw(fill)
+    v = _NONE if fill is None else raw(fill)     # None fills object arrays (NaN floats)
     if dt is None:
         return np.asarray(v) if type(v) in _PY_SCALARS else v
     return value_as(v, dt, strict=False)
@@ -234,7 +304,7 @@ def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
                device=None) -> ndarray:
     """As :func:`zeros_like`: xnp never exposes uninitialised memory."""
     shape, dt = _like(prototype, dtype, shape)
-    return _ordered(_constant(shape, 0, dt), order, prototype)
+    return _ordered(_constant(shape, _empty_fill(dt), dt), order, prototype)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,

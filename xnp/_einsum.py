@@ -19,8 +19,7 @@ import numpy as np
 
 from transforms.core import ShapedArray, get_aval
 from xnp import lax
-from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import result_type
 from xnp._einsum_plan import (
     LETTERS,
@@ -295,7 +294,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
 
 def _finish(r, out):
     if out is None:
-        return wrap(r)
+        return wrap_scalar_result(r)    # a 0-d result is a scalar (an object itself)
     check_writeable(out, "output array")
     out._value = cast(r, out.dtype)
     return out

@@ -14,6 +14,7 @@ import numpy as np
 
 import xnp
 from xnp._array import ndarray
+from xnp._object_loops import object_scalar
 from xnp._util import raw
 from xnp._views import refresh, view_info, write_back
 from xnp._writeable import check_writeable
@@ -67,6 +68,8 @@ class flatiter:
             refresh(self.base, view)
         flat = self._ravel()
         selected = xnp.shape(flat[key])
+        if selected == () and self.base.dtype.kind == "O":
+            value = object_scalar(value)    # the one element holds the value itself
         v = xnp.asarray(value)
         if v.shape != selected and v.ndim <= 1 and v.size:
             # NumPy fills the selection by repeating the value's elements in order.

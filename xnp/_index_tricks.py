@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 import xnp
-from transforms.core import concrete_or_error
+from transforms.core import Tracer, concrete_or_error
 from xnp._array import ndarray
 
 __all__ = ["s_", "index_exp", "r_", "c_", "mgrid", "ogrid", "apply_along_axis",
@@ -355,9 +355,18 @@ class vectorize:
         count = math.prod(loop_shape)
         if count == 0:
             return self._empty(loop_shape, out_core, sizes)
+        otypes, first_result = self.otypes, None
+        if out_core is None and not any(isinstance(a._value, Tracer) for a in inputs):
+            # NumPy's loop hands pyfunc Python objects; without otypes, a first call on
+            # NumPy scalars picks the output dtypes
+            if otypes is None:
+                first_result = call([a[0] for a in inputs])
+                otypes = [_unsized(xnp.asarray(r).dtype) for r in (
+                    first_result if isinstance(first_result, tuple) else (first_result,))]
+            inputs = [a.astype(object) for a in inputs]
         results = []
         for j in range(count):
-            r = call([a[j] for a in inputs])
+            r = first_result if j == 0 and self.cache else call([a[j] for a in inputs])
             n_out = len(out_core) if out_core is not None else (
                 len(r) if isinstance(r, tuple) else 1)
             got = len(r) if isinstance(r, tuple) else 1
@@ -371,13 +380,16 @@ class vectorize:
                              f"returned {n_out} outputs")
         outs = []
         for i in range(n_out):
+            if out_core is None and otypes is not None and otypes[i].kind == "O":
+                outs.append(_object_cells([r[i] for r in results], loop_shape))
+                continue
             first = xnp.asarray(results[0][i])
             if out_core is not None:
                 _record_core_sizes(sizes, first.shape, out_core[i])
                 core_shape = tuple(sizes[d] for d in out_core[i])
             else:
                 core_shape = first.shape
-            dtype = self.otypes[i] if self.otypes is not None else first.dtype
+            dtype = otypes[i] if otypes is not None else first.dtype
             pieces = [xnp.broadcast_to(xnp.asarray(r[i]), core_shape) for r in results]
             out = xnp.reshape(xnp.stack(pieces), loop_shape + core_shape)
             outs.append(out if out.dtype == dtype else out.astype(dtype))
@@ -394,6 +406,20 @@ class vectorize:
         outs = [xnp.zeros(loop_shape + tuple(sizes[d] for d in core), t)
                 for core, t in zip(cores, self.otypes)]
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _unsized(dt: np.dtype) -> np.dtype:
+    """A string dtype without its length (the results decide it), as NumPy's otypes."""
+    return np.dtype(dt.kind) if dt.kind in "SU" else dt
+
+
+def _object_cells(results: list, shape: tuple) -> ndarray:
+    """An object array of ``shape`` holding each result itself (lists and arrays too),
+    as NumPy's object loop fills ``vectorize(otypes=[object])`` results."""
+    cells = np.empty(len(results), dtype=object)
+    for j, r in enumerate(results):
+        cells[j] = r
+    return xnp.reshape(xnp.asarray(cells), shape)
 
 
 def row_stack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:

@@ -29,7 +29,8 @@ from xnp._indexing import (
     _parse,
     index_value,
 )
-from xnp._util import broadcast_to_v, cast_v, numpy_shape_text, raw, shape_of
+from xnp._object_loops import object_scalar
+from xnp._util import broadcast_to_v, cast_v, numpy_shape_text, numpy_values, raw, shape_of
 from xnp.lax._base import loop_dtypes
 
 __all__: list = []
@@ -48,6 +49,8 @@ def assigned_value(value, dtype: np.dtype):
     complex into real)."""
     if _plain_sequence(value):
         return np.asarray(value, dtype=dtype)
+    if dtype.kind == "O" and isinstance(value, (list, tuple)):
+        return np.asarray(numpy_values(value), dtype=dtype)   # the objects themselves
     return cast_v(raw(value), dtype)
 
 
@@ -194,7 +197,23 @@ def setitem_value(x, key, value):
     """The new value of ``x`` after ``x[key] = value`` (NumPy's casting and broadcasting;
     with repeated indices the last write wins)."""
     v = raw(x)
-    return update_value(v, key, assigned_value(value, get_aval(v).dtype))
+    dtype = get_aval(v).dtype
+    if dtype.kind == "O":
+        ndim = _selected_ndim(shape_of(v), key)
+        if ndim == 0:           # one element holds the value itself (a list too)
+            value = object_scalar(value)
+        elif ndim is not None and isinstance(value, (list, tuple)):
+            # lists nested deeper than the selection are elements, as NumPy's
+            value = np.array(numpy_values(value), dtype=dtype, ndmax=ndim)
+    return update_value(v, key, assigned_value(value, dtype))
+
+
+def _selected_ndim(shape: tuple, key) -> int | None:
+    """The number of dimensions ``x[key]`` has (None for a traced or invalid key)."""
+    try:
+        return np.ndim(np.broadcast_to(np.int8(0), shape)[numpy_values(key)])
+    except Exception:       # the general path decides (or raises NumPy's error)
+        return None
 
 
 # --- x.at[key] ----------------------------------------------------------------------------

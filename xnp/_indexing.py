@@ -56,7 +56,7 @@ def _classify(item):
     if isinstance(item, np.integer):
         return "int", int(item)
     v = item._value if t is ndarray else item
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, (list, tuple, range)):
         v = _sequence_index(v)
     elif not isinstance(v, (np.ndarray, np.generic, Tracer)):
         if hasattr(item, "__index__") and not isinstance(item, float):
@@ -361,4 +361,11 @@ def general_index_value(v, key, mode: str | None = None, fill_value=None):
 
 def getitem(x, key) -> ndarray:
     """``x[key]`` with NumPy's semantics for every key form (see the module docstring)."""
-    return wrap(index_value(raw(x), key))
+    return wrap_element(index_value(raw(x), key))
+
+
+def wrap_element(v):
+    """``v`` as an xnp array, or an object array's element as the object itself."""
+    if type(v) is np.ndarray or isinstance(v, (np.generic, Tracer)):
+        return wrap(v)
+    return v

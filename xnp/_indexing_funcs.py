@@ -22,7 +22,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import result_type
 from xnp._index_update import assigned_value, update_value
-from xnp._indexing import index_value
+from xnp._indexing import index_value, wrap_element
 from xnp._util import (
     broadcast_to_v,
     cast_v,
@@ -152,7 +152,8 @@ def take(a, indices, axis: int | None = None, out=None, mode: str = "raise") -> 
         return _out(full_v(out_shape, 0, dtype_of(v)), out)
     if mode != "raise":
         idx = _in_range(idx, n, mode, "take")
-    return _out(index_value(v, (slice(None),) * axis + (idx,)), out)
+    r = index_value(v, (slice(None),) * axis + (idx,))
+    return wrap_element(r) if out is None else _out(r, out)
 
 
 def _along_axis_key(shape: tuple, idx, axis: int):
@@ -375,7 +376,7 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None,
     d = raw(diagonal(a, offset, axis1, axis2))
     dt = _sum_dtype(dtype_of(d)) if dtype is None else np.dtype(dtype)
     s = lax.reduce_sum_p.bind(cast_v(d, dt), axes=(len(shape_of(d)) - 1,))
-    return _out(s, out)
+    return wrap_element(s) if out is None else _out(s, out)
 
 
 # --- nonzero and friends ------------------------------------------------------------------

@@ -91,3 +91,29 @@ def layout_flags(v, shape: tuple, dtype: np.dtype):
     if a is not None and a.shape == tuple(shape):
         return a.flags
     return np.empty(shape, dtype).flags
+
+
+def reshape_needs_copy(v, new_shape: tuple) -> bool:
+    """Whether giving the concrete value ``v`` the C-order shape ``new_shape`` (of the same
+    size) needs a copy of its strided data; False for traced values (always C-ordered)."""
+    a = numpy_value(v)
+    if a is None or a.size <= 1:
+        return False
+    old = [(n, s) for n, s in zip(a.shape, a.strides) if n != 1]
+    new = [n for n in new_shape if n != 1]
+    i = j = 0
+    while i < len(old) and j < len(new):
+        # the smallest run of old axes and of new axes holding the same number of elements
+        i2, j2, po, pn = i + 1, j + 1, old[i][0], new[j]
+        while po != pn:
+            if po < pn:
+                po *= old[i2][0]
+                i2 += 1
+            else:
+                pn *= new[j2]
+                j2 += 1
+        # those old axes must be one contiguous run of memory
+        if any(old[k][1] != old[k + 1][1] * old[k + 1][0] for k in range(i, i2 - 1)):
+            return True
+        i, j = i2, j2
+    return False

@@ -16,7 +16,7 @@ import numpy as np
 from transforms.core import Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import result_type
 from xnp._einsum import cast, einsum, einsum_path, reshape_v, strong, transpose_v
 from xnp._util import broadcast_to_v, cast_v, dtype_of, normalize_axis, raw, shape_of
@@ -83,7 +83,7 @@ def _ufunc_out(name: str, r, out: ndarray, casting: str, core: int = 0) -> ndarr
 def _exact_out(name: str, r, out) -> ndarray:
     """``out=`` as numpy.dot takes it: exactly the result's dtype and shape."""
     if out is None:
-        return wrap(r)
+        return wrap_scalar_result(r)
     if type(out) is not ndarray and type(out) is not np.ndarray:
         raise TypeError(f"{name}: out must be an array, got {type(out).__name__}")
     if out.dtype != dtype_of(r) or out.shape != shape_of(r):
@@ -269,7 +269,7 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
     if axes is not None or axis is not None:
         (x, y), out_axes = _move_core_axes(sig, (x, y), cores, axes, axis)
     x, y = cast(x, dtype), cast(y, dtype)
-    if sig.conj and dtype.kind == "c":
+    if sig.conj and dtype.kind in "cO":    # (objects: their .conjugate(), as NumPy's loop)
         x = lax.conj_p.bind(x)
     r = _core_contract(sig, x, y, *cores)
     if out_axes:
@@ -278,7 +278,7 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
         where = normalize_axis(-1 if axis is None else axis, len(r.shape) + 1, "axis")
         r = reshape_v(r, r.shape[:where] + (1,) + r.shape[where:])
     if out is None:
-        return wrap(r)
+        return wrap_scalar_result(r)
     out_core = 0 if out_axes is not None else len(r.shape) - max(
         len(x.shape) - cores[0], len(y.shape) - cores[1])
     return _ufunc_out(sig.name, r, out, casting, out_core)
@@ -300,7 +300,7 @@ def matmul(x1, x2, /, out=None, *, casting: str = "same_kind", order: str = "K",
             isinstance(y, _ARRAYS) and 0 < x.ndim <= 2 and 0 < y.ndim <= 2 and \
             x.dtype == y.dtype and x.shape[-1] == y.shape[0]:
         # The common case (vectors and matrices of one dtype): one primitive, no planning.
-        return wrap(_DG.bind(x, y, dimension_numbers=_MATMUL_DIMS[x.ndim]))
+        return wrap_scalar_result(_DG.bind(x, y, dimension_numbers=_MATMUL_DIMS[x.ndim]))
     return _gufunc(_MATMUL, x, y, out, casting, dtype, signature, axes, axis, keepdims)
 
 
@@ -330,6 +330,20 @@ def vecmat(x1, x2, /, out=None, *, casting: str = "same_kind", order: str = "K",
     conjugated, as :func:`numpy.vecmat`, with broadcasting of the batch dimensions."""
     return _gufunc(_VECMAT, x1, x2, out, casting, dtype, signature, axes, axis,
                    keepdims)
+
+
+def _gufunc_attributes():
+    """NumPy's ufunc attributes of its four gufuncs (``np.matmul.signature``, ...): their
+    arity, core signature and loops."""
+    for fn in (matmul, vecdot, matvec, vecmat):
+        g = getattr(np, fn.__name__)
+        fn.nin, fn.nout, fn.nargs, fn.identity = g.nin, g.nout, g.nargs, g.identity
+        fn.signature = g.signature
+        fn.types = list(g.types)
+        fn.ntypes = len(fn.types)
+
+
+_gufunc_attributes()
 
 
 # --- dot, vdot, inner, outer, tensordot, kron -------------------------------------------------
@@ -363,7 +377,7 @@ def vdot(a, b, /) -> ndarray:
     x, y = reshape_v(x, (n,)), reshape_v(y, (m,))
     if x.dtype.kind == "c":
         x = lax.conj_p.bind(x)
-    return wrap(_DG.bind(x, y, dimension_numbers=(((0,), (0,)), ((), ()))))
+    return wrap_scalar_result(_DG.bind(x, y, dimension_numbers=(((0,), (0,)), ((), ()))))
 
 
 def inner(a, b, /) -> ndarray:
@@ -376,7 +390,7 @@ def inner(a, b, /) -> ndarray:
     if xs[-1] != ys[-1]:
         raise ValueError(f"shapes {fmt_shape(xs)} and {fmt_shape(ys)} not aligned: "
                          f"{xs[-1]} (dim {len(xs) - 1}) != {ys[-1]} (dim {len(ys) - 1})")
-    return wrap(_DG.bind(x, y, dimension_numbers=(((len(xs) - 1,), (len(ys) - 1,)),
+    return wrap_scalar_result(_DG.bind(x, y, dimension_numbers=(((len(xs) - 1,), (len(ys) - 1,)),
                                                   ((), ()))))
 
 

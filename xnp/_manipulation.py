@@ -93,7 +93,8 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     """Give a new shape to an array without changing its data, as :func:`numpy.reshape`.
 
     One dimension may be -1 (inferred). ``order='F'`` reads and writes in Fortran order,
-    'A' does for a Fortran-ordered array. ``copy`` is accepted.
+    'A' does for a Fortran-ordered array. ``copy=False`` raises NumPy's ValueError where
+    the strided data would need a copy.
     """
     if shape is None:
         raise TypeError("reshape() missing 1 required positional argument: 'shape'")
@@ -101,7 +102,12 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     shape = shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping", v)
-    out = wrap(reshape_v(v, _infer_shape(size, shape), order))
+    shape = _infer_shape(size, shape)
+    if copy is False and order != "F":
+        from xnp._layout import reshape_needs_copy
+        if reshape_needs_copy(v, shape):
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+    out = wrap(reshape_v(v, shape, order))
     return reshape_view(out, a) if order != "F" else out
 
 
@@ -439,9 +445,10 @@ def _atleast(arys, ndim, place):
     for a in arys:
         v = value(a)
         shape = shape_v(v)
-        if len(shape) < ndim:
-            v = lax.reshape_p.bind(v, new_sizes=place(shape))
-        out.append(wrap(v))
+        if len(shape) >= ndim:      # NumPy returns an array argument itself
+            out.append(a if type(a) is ndarray else wrap(v))
+            continue
+        out.append(reshape_view(wrap(lax.reshape_p.bind(v, new_sizes=place(shape))), a))
     return out[0] if len(out) == 1 else tuple(out)
 
 

@@ -4,6 +4,8 @@ rounding to decimals, complex parts, and closeness tests."""
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 
 import numpy as np
 
@@ -201,11 +203,28 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     x, y = raw(a), raw(b)
     dt = np.result_type(*(np.asarray(0, dtype_of(t)) if not isinstance(t, (int, float,
                           complex)) else t for t in (x, y)), 1.0)
+    if dt.kind == "O":
+        return _isclose_objects(x, y, rtol, atol, equal_nan)
     x, y = cast_v(x, dt), cast_v(y, dt)
     finite = lax.and_p.bind(lax.is_finite_p.bind(x), lax.is_finite_p.bind(y))
     diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
     tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
     close = lax.and_p.bind(finite, lax.le_p.bind(diff, tol))
+    close = lax.or_p.bind(close, lax.eq_p.bind(x, y))
+    if equal_nan:
+        both_nan = lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y))
+        close = lax.or_p.bind(close, both_nan)
+    return wrap(close)
+
+
+def _isclose_objects(x, y, rtol, atol, equal_nan):
+    """NumPy's isclose with an object operand: the objects' own arithmetic on ``a``, with
+    ``b`` cast to its float dtype and tested for finiteness (an object ``b`` cannot be)."""
+    if not isinstance(y, (int, float, complex)):
+        y = cast_v(y, np.result_type(np.asarray(0, dtype_of(y)), 1.0))
+    diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
+    tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
+    close = lax.and_p.bind(lax.le_p.bind(diff, tol), lax.is_finite_p.bind(y))
     close = lax.or_p.bind(close, lax.eq_p.bind(x, y))
     if equal_nan:
         both_nan = lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y))
@@ -346,5 +365,12 @@ def size(a, axis=None) -> int:
     if axis is None:
         return int(np.prod(s, dtype=np.int64))
     from xnp._util import normalize_axis
-    return s[normalize_axis(axis, len(s))]
+    try:
+        axes = (operator.index(axis),)
+    except TypeError:
+        axes = tuple(axis)      # NumPy 2.4: a sequence of axes; "'float' object is not iterable"
+    axes = [normalize_axis(ax, len(s)) for ax in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    return math.prod(s[ax] for ax in axes)
 

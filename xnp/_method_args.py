@@ -34,7 +34,8 @@ def _resize_shape(new_shape: tuple) -> tuple | None:
 
 
 def _resize_in_place(self, *new_shape, refcheck=True, **kwargs):
-    """NumPy's ``a.resize``: the flattened data cut or zero-padded to the new size."""
+    """NumPy's ``a.resize``: the data, flattened in memory order (Fortran order for a
+    Fortran-ordered array), cut or zero-padded to the new size."""
     if kwargs:
         raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
                         "function")
@@ -43,13 +44,15 @@ def _resize_in_place(self, *new_shape, refcheck=True, **kwargs):
     check_writeable(self)
     if new_shape is None:
         return
-    flat = xnp.ravel(self)
+    from xnp._layout import is_fortran
+    order = "F" if is_fortran(self._value) else "C"    # NumPy cuts the data in memory order
+    flat = xnp.ravel(self, order)
     size = math.prod(new_shape)
     if size <= flat.size:
         flat = flat[:size]
     else:
         flat = xnp.concatenate([flat, xnp.zeros(size - flat.size, self.dtype)])
-    self._value = raw(xnp.reshape(flat, new_shape))
+    self._value = raw(xnp.reshape(flat, new_shape, order=order))
 
 
 def _clip(self, min=None, max=None, out=None, **kwargs):

@@ -26,6 +26,8 @@ from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
 from xnp._method_args import _install_method_args
+from xnp._object_loops import object_scalar
+from xnp._operators import check_in_place_cast, output_casting_error, power_operator
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, numpy_values, raw
 from xnp._views import (
@@ -58,13 +60,26 @@ def _other_value(other):
         return raw(other)
     if isinstance(other, (str, bytes)):      # string arrays compare with str, as in NumPy
         return np.asarray(other)
-    return NotImplemented
+    if isinstance(other, type) or any(hasattr(t, name) for name in _ARRAY_PROTOCOLS):
+        return NotImplemented
+    try:                # NumPy's conversion: a range is numbers, a Fraction or a Decimal
+        return raw(other)   # a 0-d object array (NumPy's object loops then compute)
+    except TypeError:
+        return NotImplemented
+
+
+_NONE = np.array(None, dtype=object)
+_NONE.flags.writeable = False
+_ARRAY_PROTOCOLS = ("__array_ufunc__", "__array_priority__", "__array__",
+                    "__array_interface__", "__array_function__")
 
 
 def _equality(op, incomparable: bool):
     """``==`` / ``!=``: where NumPy has no loop for the pair (a number array against a
     string), NumPy's operators answer elementwise ``incomparable`` instead of raising."""
     def compare(self, other):
+        if other is None:           # NumPy compares each element with None (object loop)
+            other = _NONE
         try:
             return op(self, other)
         except TypeError:
@@ -77,7 +92,7 @@ def _equality(op, incomparable: bool):
     return compare
 
 
-def _binary(fn):
+def _binary(fn, name: str = ""):
     """Operator, reflected operator and in-place operator for ``fn``, a primitive (fast
     path straight to its implementation when eager) or a function on values."""
     prim = fn if isinstance(fn, Primitive) else None
@@ -137,28 +152,29 @@ def _binary(fn):
                     (type(o) in scalars or type(o) is np.ndarray or isinstance(o, np.generic)):
                 ufunc(buf, o, out=buf, casting="same_kind")
                 return self
+            check_in_place_cast(name, buf.dtype, o)
             result = impl(buf, o)
             if type(result) is type(buf) and result.dtype == buf.dtype and \
                     result.shape == buf.shape:        # nothing to cast or broadcast
                 self._value = result
                 return self
-            self._value = _same_kind_into(self, result, fn)
+            self._value = _same_kind_into(self, result, name)
             return self
+        check_in_place_cast(name, self.dtype, o)
         result = fn(self._value, o)
-        self._value = _same_kind_into(self, result, fn)
+        self._value = _same_kind_into(self, result, name)
         return self
     return op, rop, iop
 
 
-def _same_kind_into(handle, result, fn):
-    """The in-place result cast back into ``handle``'s dtype and shape, as NumPy's out=."""
+def _same_kind_into(handle, result, operator: str):
+    """The in-place result of ``operator`` (``"add"``, ...) cast back into ``handle``'s
+    dtype and shape, as NumPy's out=."""
     from xnp._util import broadcast_to_v, cast_v
     rdt, dt = dtype_of(result), handle.dtype
     if rdt != dt:
         if not can_cast(rdt, dt, "same_kind"):
-            name = getattr(fn, "__name__", "operation")
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {rdt!r} to {dt!r} "
-                            "with casting rule 'same_kind'")
+            raise output_casting_error(operator, rdt, dt)
         result = cast_v(result, dt)
     shape = handle.shape
     rshape = get_aval(result).shape
@@ -175,7 +191,7 @@ def _imatmul(self, other):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = _same_kind_into(self, raw(xnp.matmul(self, other)), xnp.matmul)
+    self._value = _same_kind_into(self, raw(xnp.matmul(self, other)), "matmul")
     if view is not None:
         write_back(self, view)
     return self
@@ -184,7 +200,7 @@ def _imatmul(self, other):
 _BINARY = {
     "add": lax.add_p, "sub": lax.sub_p, "mul": lax.mul_p,
     "truediv": lax.div_p, "floordiv": lax.floor_divide_p,
-    "mod": UFUNCS["remainder"]._fn, "pow": UFUNCS["power"]._fn,
+    "mod": UFUNCS["remainder"]._fn, "pow": power_operator(UFUNCS["power"]._fn, UFUNCS),
     "lshift": UFUNCS["left_shift"]._fn, "rshift": UFUNCS["right_shift"]._fn,
     "and": UFUNCS["bitwise_and"]._fn, "or": UFUNCS["bitwise_or"]._fn,
     "xor": UFUNCS["bitwise_xor"]._fn,
@@ -195,7 +211,7 @@ _COMPARE = {"eq": lax.eq_p, "ne": lax.ne_p, "lt": lax.lt_p, "le": lax.le_p,
 
 def _install_operators():
     for name, fn in _BINARY.items():
-        op, rop, iop = _binary(fn)
+        op, rop, iop = _binary(fn, name)
         setattr(ndarray, f"__{name}__", op)
         setattr(ndarray, f"__r{name}__", rop)
         setattr(ndarray, f"__i{name}__", iop)
@@ -288,9 +304,12 @@ def _view(self, dtype=None, type=None):
     """A view of the array that writes through (``dtype``: its bytes reinterpreted, the
     last axis scaled by the ratio of item sizes). ``type`` may be ``xnp.ndarray`` or
     ``numpy.ndarray`` (both give an xnp view); ndarray subclasses do not exist here."""
+    from xnp.ma import MaskedArray
     if type is None and isinstance(dtype, builtins.type) and issubclass(
-            dtype, (np.ndarray, ndarray)):
+            dtype, (np.ndarray, ndarray, MaskedArray)):
         dtype, type = None, dtype
+    if type is MaskedArray:     # x.view(ma.MaskedArray): unmasked, writing through to x
+        return MaskedArray(_view(self, dtype))
     if type is not None and type not in (ndarray, np.ndarray):
         raise TypeError(f"xnp: view(type={type.__name__}) is not supported (xnp has no "
                         "ndarray subclasses; view(xnp.ndarray) and view(numpy.ndarray) "
@@ -326,6 +345,8 @@ def _install_byte_methods():
     ndarray.data = property(lambda self: memoryview(np.ascontiguousarray(
         _concrete_numpy(self, "x.data"))))
     ndarray.__class_getitem__ = classmethod(lambda cls, item: types.GenericAlias(cls, item))
+    from xnp._fields import getfield, setfield
+    ndarray.getfield, ndarray.setfield = getfield, setfield
 
 
 def _byteswap(self, inplace):
@@ -338,6 +359,8 @@ def _byteswap(self, inplace):
 
 def _fill(self, value):
     check_writeable(self)
+    if self.dtype.kind == "O":      # every element is ``value`` itself, as NumPy's fill
+        value = object_scalar(value)
     view = view_info(self)
     store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:
@@ -451,9 +474,11 @@ _PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integ
 
 def _none_as(dtype: np.dtype):
     """``a[k] = None``: NaN in float and complex arrays, False in boolean ones, an error
-    elsewhere, as NumPy's conversions give."""
+    elsewhere, as NumPy's conversions give; object arrays hold None itself."""
     if dtype.kind in "fc":
         return np.nan
+    if dtype.kind == "O":
+        return None
     if dtype.kind == "b":
         return False
     raise TypeError("int() argument must be a string, a bytes-like object or a real "
@@ -504,10 +529,10 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
             key = key._value
         if not isinstance(key, _PLAIN_KEY_TYPES) or isinstance(key, bool):
             return False
-    if type(value) is ndarray:
+    if type(value) is ndarray and buf.dtype.kind != "O":   # (an object array keeps it)
         value = value._value
     elif type(value) is list:   # NumPy converts it itself: its casts and OverflowErrors
-        if not _plain_sequence(value):
+        if not _plain_sequence(value) and buf.dtype.kind != "O":
             return False
     elif type(value) is str:    # NumPy parses it for a number array, with its errors
         pass
@@ -541,6 +566,11 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return NotImplemented
         return fn(*inputs, **kwargs)
     if "out" in kwargs and any(not isinstance(o, ndarray) for o in kwargs["out"]):
+        if all(type(o) is np.ndarray for o in kwargs["out"]):
+            # Into NumPy arrays (``numpy_array += xnp_array``, as SciPy's optimizers do):
+            # NumPy's own ufunc on the operands' NumPy values, with NumPy's casting rules;
+            # a traced operand raises the conversion error.
+            return getattr(ufunc, method)(*numpy_values(inputs), **numpy_values(kwargs))
         return NotImplemented
     if "out" in kwargs and len(kwargs["out"]) == 1:
         kwargs["out"] = kwargs["out"][0]

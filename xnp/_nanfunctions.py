@@ -166,7 +166,7 @@ def nanstd(a, axis: Axis = None, dtype=None, out=None, ddof=0,
            correction=None) -> ndarray:
     """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`."""
     r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction)
-    from xnp._ufuncs import sqrt_of_spread_v  # _ufuncs imports this module
+    from xnp._ufunc_composites import sqrt_of_spread_v  # _ufuncs imports this module
     return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "nanstd")
 
 

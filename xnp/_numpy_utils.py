@@ -9,6 +9,8 @@ arrays with concrete values (a traced one raises the library's conversion error)
 
 from __future__ import annotations
 
+import sys as _sys
+
 import numpy as _np
 
 from xnp._array import ndarray as _ndarray
@@ -16,7 +18,7 @@ from xnp._util import numpy_values
 from xnp._util import raw as _raw
 
 __all__ = [
-    "exceptions", "dtypes", "errstate", "seterr", "geterr", "seterrcall", "geterrcall",
+    "exceptions", "dtypes", "version", "errstate", "seterr", "geterr", "seterrcall", "geterrcall",
     "printoptions", "set_printoptions", "get_printoptions", "format_float_positional",
     "format_float_scientific", "iterable", "typename", "mintypecode", "base_repr",
     "binary_repr", "int_", "uint", "object_", "str_", "bytes_", "void", "character",
@@ -28,6 +30,12 @@ __all__ = [
 
 exceptions = _np.exceptions
 dtypes = _np.dtypes
+version = _np.version     # the NumPy version whose API xnp follows, as ``xnp.__version__``
+# ``from xnp.dtypes import StringDType``, ``from xnp.typing import NDArray``: NumPy's own
+# modules (they compute nothing on arrays) under xnp's names.
+for _name in ("exceptions", "dtypes", "version", "typing"):
+    _sys.modules.setdefault(f"xnp.{_name}", getattr(_np, _name))
+del _name
 errstate, seterr, geterr = _np.errstate, _np.seterr, _np.geterr
 seterrcall, geterrcall = _np.seterrcall, _np.geterrcall
 printoptions, set_printoptions, get_printoptions = (_np.printoptions, _np.set_printoptions,

@@ -66,12 +66,14 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None,
     step = 1 if step is None else step
     if dtype is None:
         kinds = [_scalar_dtype(x) for x in args if x is not None]
-        if any(k.kind not in "biufc" for k in kinds):
+        if any(k.kind not in "biufcO" for k in kinds):      # (O: Fractions, big ints...)
             raise TypeError(f"arange() not supported for inputs with DType "
-                            f"{next(k for k in kinds if k.kind not in 'biufc')}")
+                            f"{type(next(k for k in kinds if k.kind not in 'biufcO'))}.")
         dt = np.result_type(np.intp, *kinds)
     else:
         dt = to_dtype(dtype)
+        if dt.kind in "SUT" or dt.type is np.void:      # (bfloat16 is kind 'V' too)
+            raise TypeError(f"arange() not supported for inputs with DType {type(dt)}.")
     length, nxt = _arange_length(start, stop, step, dt.kind == "c")
     if length == 0:
         from xnp._creation import _constant  # (it imports this module)

@@ -188,6 +188,13 @@ def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, 
     axes = reduce_axes(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
     v = cast_v(v, dt)
+    if dt.kind == "O" and (initial is not None or where is not True):
+        # NumPy's object loop starts from ``initial`` and skips masked-out elements
+        options = (("axis", axes), ("keepdims", keepdims), ("initial", initial),
+                   ("where", raw(where)))
+        return store(lax.object_ufunc_p.bind(v, ufunc=np.add if name == "sum" else
+                                             np.multiply, method="reduce", options=options),
+                     out, name)
     r = prim.bind(mask_v(v, where, identity, name), axes=axes)
     if initial is not None:
         init = scalar_in(initial, dt, name)
@@ -427,7 +434,7 @@ def std(a, axis: Axis = None, dtype=None, out=None, ddof=0,
         keepdims: builtins.bool = False, *, where=True, mean=None, correction=None):
     """Standard deviation: the square root of :func:`var`."""
     r = var_v(strong_v(a), axis, dtype, _ddof(ddof, correction), keepdims, where, mean)
-    from xnp._ufuncs import sqrt_of_spread_v  # _ufuncs imports this module
+    from xnp._ufunc_composites import sqrt_of_spread_v  # _ufuncs imports this module
     return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "std")
 
 
@@ -459,8 +466,7 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
     axes = None if axis is None else normalize_axis_tuple(
         axis, aval.ndim, repeated="repeated axis in `axis` argument")
     if weights is None:
-        avg = mean(v, axes, keepdims=keepdims)
-        scl = np.asarray(avg.dtype.type(aval.size / avg.size))
+        avg, scl = mean(v, axes, keepdims=keepdims), None    # scl: only if returned
     else:
         w = weights_v(strong_v(weights), aval.shape, axes)
         wdt = get_aval(w).dtype
@@ -471,10 +477,12 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         weighted = lax.mul_p.bind(cast_v(v, res_dt), cast_v(w, res_dt))
         total = raw(sum(weighted, axes, keepdims=keepdims))
-        avg = wrap(lax.div_p.bind(total, scl))
+        avg = wrap_scalar_result(lax.div_p.bind(total, scl))   # an object: itself
     if not returned:
         return avg
-    return avg, wrap(broadcast_to_v(cast_v(scl, avg.dtype), avg.shape))
+    if scl is None:
+        scl = np.asarray(avg.dtype.type(aval.size / avg.size))
+    return avg, wrap_scalar_result(broadcast_to_v(cast_v(scl, avg.dtype), avg.shape))
 
 
 # --- cumulative sums and products ----------------------------------------------------------------

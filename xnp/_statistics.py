@@ -148,11 +148,21 @@ def _interp_real_composite(x, xp, fp, left, right):
     r = where_v(B.is_nan_p.bind(r), B.add_p.bind(B.mul_p.bind(slope, B.sub_p.bind(x, xj1)),
                                                  fj1), r)
     r = where_v(B.and_p.bind(B.is_nan_p.bind(r), B.eq_p.bind(fj, fj1)), fj, r)
-    r = where_v(B.eq_p.bind(xj, x), fj, r)
-    r = where_v(B.eq_p.bind(x, xn), last_v(fp), r)
+    r = where_v(B.eq_p.bind(xj, x), _at_knot(fj, slope, x, xj), r)
+    r = where_v(B.eq_p.bind(x, xn), _at_knot(last_v(fp), slope, x, xn), r)
     r = where_v(B.gt_p.bind(x, xn), right, r)
     r = where_v(B.lt_p.bind(x, x0), left, r)
     return where_v(B.is_nan_p.bind(x), x, r)
+
+
+def _at_knot(fk, slope, x, xk):
+    """``fk`` exactly (its sign of zero too) at a knot ``x == xk``, with the derivative
+    of ``fk + slope * (x - xk)``: the slope of the segment used (to the right of an inner
+    knot, to the left of the last), not the zero of a constant."""
+    from xnp.lax._structural import stop_gradient_p
+    z = B.mul_p.bind(slope, B.sub_p.bind(x, xk))
+    carried = B.sub_p.bind(fk, B.sub_p.bind(stop_gradient_p.bind(z), z))   # fk - (+0)
+    return where_v(B.is_finite_p.bind(slope), carried, fk)
 
 
 def _interp_numpy(x, xp, fp, left, right):

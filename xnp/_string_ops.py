@@ -57,10 +57,6 @@ def _wrap(result, qualname: str):
     if isinstance(result, tuple):
         return tuple(_wrap(r, qualname) for r in result)
     if isinstance(result, np.ndarray):
-        if result.dtype == object:
-            raise TypeError(f"{qualname}: NumPy returns an object array of lists here, and "
-                            "xnp has no object dtype; use Python's str methods on "
-                            "x.tolist() instead")
         if type(result) is not np.ndarray:    # chararray and other subclasses
             result = result.view(np.ndarray)
         return _handle(result)    # a 0-d array stays 0-d, as NumPy returned it

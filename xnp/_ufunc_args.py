@@ -78,3 +78,23 @@ def check_loop_inputs(uf, values, casting, casting_error) -> None:
 
 _PY_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
                complex: np.dtype(np.complex128)}
+
+
+def broadcast_to_out(r, o, in_shapes, outs, where):
+    """``r`` broadcast to the shape of the output array ``o``, with NumPy's errors."""
+    from xnp._util import broadcast_to_v, numpy_shape_text, shape_of
+    shape = shape_of(r)
+    try:
+        return broadcast_to_v(r, o.shape)
+    except ValueError:
+        pass
+    try:
+        np.broadcast_shapes(shape, o.shape)
+    except ValueError:
+        extra = [] if where is True else [np.shape(where)]
+        shapes = in_shapes + [np.shape(x) for x in outs if x is not None] + extra
+        raise ValueError("operands could not be broadcast together with shapes " +
+                         "".join(numpy_shape_text(s) + " " for s in shapes)) from None
+    raise ValueError(f"non-broadcastable output operand with shape "
+                     f"{numpy_shape_text(o.shape)} doesn't match the broadcast shape "
+                     f"{numpy_shape_text(shape)}")

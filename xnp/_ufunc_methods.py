@@ -72,8 +72,10 @@ def _xnp():
 
 
 def _check_binary(uf, method: str) -> None:
-    if uf.nin != 2 or uf.nout != 1:
+    if uf.nin != 2:
         raise ValueError(f"{method} only supported for binary functions")
+    if uf.nout != 1:
+        raise ValueError(f"{method} only supported for functions returning a single value")
 
 
 def _loop_dtype(uf, dt: np.dtype) -> np.dtype:
@@ -129,6 +131,18 @@ def _store(v, out, name):
     return store(raw(v), out, name)
 
 
+def _object_method(uf, method, args, out, name, **options):
+    """NumPy's own ``uf.method`` on an object array: its object loop applies Python's
+    operators (``and``/``or`` keep the operands), in NumPy's order."""
+    from xnp import lax
+    options = {k: v for k, v in options.items() if v is not None}
+    if options.get("where") is True:
+        del options["where"]
+    r = lax.object_ufunc_p.bind(*args, ufunc=uf._np, method=method,
+                                options=tuple(options.items()))
+    return _store(r, out, name)
+
+
 @_named_fp_errors("reduce")
 def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
            where=True):
@@ -136,6 +150,9 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
     xnp = _xnp()
     name = uf.__name__
     a = _prepare(uf, f"{name}.reduce", array, dtype)
+    if a.dtype.kind == "O":
+        return _object_method(uf, "reduce", (raw(a),), out, f"{name}.reduce", axis=axis,
+                              keepdims=keepdims, initial=initial, where=raw(where))
     ndim = a.ndim
     if axis is None:
         axes = tuple(range(ndim))
@@ -177,6 +194,9 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     a = _prepare(uf, f"{name}.accumulate", array, dtype)
     if a.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
+    if a.dtype.kind == "O":
+        return _object_method(uf, "accumulate", (raw(a),), out, f"{name}.accumulate",
+                              axis=axis)
     if axis is None:
         if a.ndim > 1:
             raise ValueError("accumulate does not allow multiple axes")
@@ -224,6 +244,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         a = a.astype(dtype)
     from xnp._util import normalize_axis
     axis = normalize_axis(axis, a.ndim)
+    if a.dtype.kind == "O":
+        return _object_method(uf, "reduceat", (raw(a), idx), out, name, axis=axis)
     x = xnp.moveaxis(a, axis, 0)
     n = x.shape[0]
     pieces = []

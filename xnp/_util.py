@@ -33,16 +33,15 @@ def raw(x: Any):
         return np.asarray(x)             # as numpy.asarray gives
     if isinstance(x, (list, tuple)):
         return _sequence_to_value(x)
-    if x is None:
-        raise TypeError("xnp: None is not a valid array value")
     try:
-        value = np.asarray(x)
+        return np.asarray(x)        # other objects: NumPy's conversion (object arrays too)
     except Exception as e:
+        # A class written with ``import xnp as np`` whose ``__array__`` gives an xnp array
+        # (NumPy refuses that result): its value.
+        inner = x.__array__() if hasattr(type(x), "__array__") else None
+        if type(inner) is ndarray:
+            return inner._value
         raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array: {e}") from e
-    if value.dtype == object:
-        raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array (object dtype "
-                        "is not supported)")
-    return value
 
 
 def _sequence_to_value(seq):
@@ -52,30 +51,14 @@ def _sequence_to_value(seq):
     except TypeError:       # a traced leaf refused conversion: build it with primitives
         pass
     else:
-        if value.dtype == object:
-            _object_array_error(value)
-        return value
+        return value        # object arrays included: NumPy made one for these leaves
     leaves: list = []
     _collect(seq, leaves)
     if not any(isinstance(leaf, Tracer) for leaf in leaves):
-        value = np.asarray(_numpyfy(seq))
-        if value.dtype == object:
-            _object_array_error(value)
-        return value
+        return np.asarray(_numpyfy(seq))
     from xnp._manipulation import stack  # traced leaves: build the array with primitives
     return raw(stack([wrap(raw(item)) if not isinstance(item, (list, tuple))
                   else wrap(_sequence_to_value(item)) for item in seq]))
-
-
-def _object_array_error(value: np.ndarray):
-    """NumPy made an object array of a sequence: say why xnp cannot."""
-    big = next((x for x in value.flat if type(x) is int and not -2**63 <= x < 2**64), None)
-    if big is not None:
-        raise OverflowError(f"Python integer {big} out of bounds for int64 (NumPy would "
-                            "make an object array; xnp has no object dtype)")
-    raise ValueError("setting an array element with a sequence. The requested array has "
-                     "an inhomogeneous shape (NumPy would need an object array; xnp has "
-                     "no object dtype)")
 
 
 def _collect(x, leaves):
@@ -204,6 +187,8 @@ def truth_v(v):
     dt = dtype_of(v)
     if dt.kind == "b":
         return v
+    if dt.kind == "O":      # each object's Python truth (None, [], '' are false)
+        return cast_v(v, np.dtype(bool))
     return lax.ne_p.bind(v, np.zeros((), dt) if dt.kind in "SU" else 0)
 
 

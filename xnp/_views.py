@@ -277,7 +277,13 @@ def transpose_view(result: ndarray, base, perm: tuple) -> ndarray:
 def dtype_view(base: ndarray, new_dtype) -> ndarray:
     """``base.view(new_dtype)``: its bytes read as ``new_dtype``, a view that writes
     through."""
-    transform = _Bitcast(base.dtype, np.dtype(new_dtype), base.shape)
+    new_dtype = np.dtype(new_dtype)
+    if new_dtype.itemsize != base.itemsize and base.ndim and base.shape[-1] > 1:
+        from xnp._layout import strides
+        if strides(base._value, base.shape, base.dtype)[-1] != base.itemsize:
+            raise ValueError("To change to a dtype of a different size, the last axis "
+                             "must be contiguous")
+    transform = _Bitcast(base.dtype, new_dtype, base.shape)
     return mark_view(_wrap(transform.read(base._value)), base, transform)
 
 

@@ -58,6 +58,12 @@ class Flags:
     def writeable(self, value) -> None:
         set_writeable(self._array, bool(value))
 
+    @property
+    def owndata(self) -> bool:
+        # A view (``a.view()``, ``a[1:]``) does not own its data even where its value
+        # is the base's own buffer.
+        return self._array.base is None and bool(self._layout.owndata)
+
     def __getattr__(self, name):
         return getattr(self._layout, name)
 
@@ -70,6 +76,8 @@ class Flags:
     def __getitem__(self, key):
         if key in ("WRITEABLE", "W"):
             return self.writeable
+        if key in ("OWNDATA", "O"):
+            return self.owndata
         return self._layout[key]
 
     def __setitem__(self, key, value):
@@ -84,11 +92,14 @@ class Flags:
     def __repr__(self):
         text = repr(self._layout)
         return text.replace(f"WRITEABLE : {self._layout.writeable}",
-                            f"WRITEABLE : {self.writeable}")
+                            f"WRITEABLE : {self.writeable}").replace(
+            f"OWNDATA : {self._layout.owndata}", f"OWNDATA : {self.owndata}")
 
 
 def setflags(self, write=None, align=None, uic=None) -> None:
     """``ndarray.setflags``: only ``write`` has an effect (alignment is not a property of
-    xnp arrays)."""
+    xnp arrays; ``uic=True`` is NumPy's ValueError)."""
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
     if write is not None:
         set_writeable(self, bool(write))

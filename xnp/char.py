@@ -8,8 +8,7 @@ NumPy returns them). A traced argument raises TypeError naming the function.
 
 ``chararray`` itself is not provided: ``array`` and ``asarray`` return plain xnp arrays of
 the same dtype and contents, and ``xnp.char.chararray(...)`` raises TypeError. ``split``,
-``rsplit`` and ``splitlines`` exist but raise TypeError, since NumPy returns object arrays
-of lists for them and xnp has no object dtype.
+``rsplit`` and ``splitlines`` return object arrays of lists, as NumPy's.
 """
 
 import numpy as _np

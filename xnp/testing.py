@@ -9,9 +9,12 @@ Everything else in numpy.testing (``suppress_warnings``, ``IS_PYPY``, ...) is Nu
 from __future__ import annotations
 
 import functools
+import sys
+import types
 
 import numpy
 import numpy.testing
+import numpy.testing.overrides
 
 from xnp._util import numpy_values
 
@@ -34,6 +37,22 @@ for _name in __all__:
     globals()[_name] = (_with_numpy_values(_obj) if _name.startswith("assert_")
                         and callable(_obj) and _name not in _CALLING else _obj)
 del _name, _obj
+
+
+def _allows_array_ufunc_override(func) -> bool:
+    """Whether ``func`` is a ufunc that defers to operands' ``__array_ufunc__``: NumPy's
+    ufuncs and xnp's (``xnp.add(obj, 1)`` calls ``obj.__array_ufunc__``)."""
+    from xnp._ufuncs import ufunc
+    return isinstance(func, (ufunc, numpy.ufunc))
+
+
+# ``from xnp.testing.overrides import allows_array_ufunc_override``: numpy.testing.overrides
+# with xnp's ufuncs counted as overridable.
+overrides = types.ModuleType(f"{__name__}.overrides", numpy.testing.overrides.__doc__)
+overrides.__dict__.update({k: v for k, v in vars(numpy.testing.overrides).items()
+                           if not k.startswith("__")})
+overrides.allows_array_ufunc_override = _allows_array_ufunc_override
+sys.modules[overrides.__name__] = overrides
 
 
 def __getattr__(name):

@@ -19,6 +19,7 @@ from xnp.lax._gather_scatter import GatherDimensionNumbers, ScatterDimensionNumb
 from xnp.lax._linalg import *  # noqa: F403
 from xnp.lax._linalg_solve import *  # noqa: F403
 from xnp.lax._linear import *  # noqa: F403
+from xnp.lax._object import *  # noqa: F403
 from xnp.lax._reductions import *  # noqa: F403
 from xnp.lax._selection import *  # noqa: F403
 from xnp.lax._slicing import *  # noqa: F403

@@ -250,7 +250,8 @@ def _abs_jvp(g, x):
         ax = abs_p.bind(x)
         safe = select(eq_p.bind(ax, 0), add(ax, 1), ax)
         return div(real_p.bind(mul(conj_p.bind(x), g)), safe)
-    return mul(g, sign_p.bind(x))
+    # Slope +1 at x = 0 and -0 (JAX's convention); a select, so a NaN x leaks no NaN.
+    return select(ge_p.bind(x, 0), g, neg(g))
 
 
 def _tie_pick(strict, g, x, y):
@@ -270,11 +271,11 @@ def _pow_dx(g, x, y):
 
 
 def _pow_dy(g, x, y):
-    # log(x) * x**y, defined as 0 where x == 0 (the limit for y > 0).
+    # log(x) * x**y, taken as 0 * x**y where x == 0: 0 for y >= 0 (x**y is constant 0
+    # past y = 0), NaN for y < 0 (constant inf), as JAX.
     ans = pow_p.bind(x, y)
     safe_x = select(eq_p.bind(x, 0), add(x, 1), x)
-    d = mul(log(safe_x), ans)
-    return mul(g, select(eq_p.bind(x, 0), _zero_of(d), d))
+    return mul(g, mul(log(safe_x), ans))
 
 
 def _zero_of(v):

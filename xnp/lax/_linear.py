@@ -36,6 +36,9 @@ def _dot_general_eval(x, y, *, dimension_numbers, preferred_element_type=None):
     return ShapedArray(shape, dtype, x.weak_type and y.weak_type)
 
 
+_OBJECT = np.dtype(object)
+
+
 def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
     x, y = np.asarray(x), np.asarray(y)
     (lc, rc), (lb, rb) = dimension_numbers
@@ -46,6 +49,8 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         # Matrix/vector products: one BLAS call. np.dot is the cheaper entry point, but it
         # scales by a single-element operand (0 * nan = 0), so those go to np.matmul.
         out = np.dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
+        if x.dtype == _OBJECT or y.dtype == _OBJECT:
+            return np.asarray(out, dtype=_OBJECT)   # np.dot returns a bare 0-d object
         return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     if not lb and x.ndim == 2 == y.ndim and len(lc) == 1 and x.size > 1 and y.size > 1:
         # Matrix products with transposed operands (as in backward passes): BLAS reads

@@ -95,7 +95,7 @@ def _clamp_jvp(lo, x, hi, t_lo, t_x, t_hi):
           for t in (t_lo, t_x, t_hi)]
     if all(t is None for t in ts):
         return out, zero
-    t_lo, t_x, t_hi = [mul(out, 0) if t is None else t for t in ts]
+    t_lo, t_x, t_hi = [np.zeros((), oaval.dtype) if t is None else t for t in ts]
     from_lo = gt_p.bind(lo, x)
     from_hi = lt_p.bind(hi, max_p.bind(x, lo))
     return out, select(from_hi, t_hi, select(from_lo, t_lo, t_x))
@@ -105,7 +105,9 @@ clamp_p.jvp = lambda primals, tangents: _clamp_jvp(*primals, *tangents)
 
 
 def _select_n_transpose(ct, which, *cases):
-    zero = mul(ct, 0)
+    # A true zero, not ct * 0: an infinite cotangent (1 / count of an empty slice) sent
+    # to the case not taken must not come back as NaN.
+    zero = np.zeros((), get_aval(ct).dtype)
     out = [None]
     for i, c in enumerate(cases):
         if not is_undefined(c):

@@ -16,6 +16,19 @@ __all__ = ["NumpyVersion", "scimath", "stride_tricks"]
 _NUMPY_OWN = ("mixins", "array_utils", "format", "npyio", "introspect")
 
 
+def _alias_numpy_own():
+    # ``from xnp.lib.array_utils import normalize_axis_index`` (as NumPy's docstrings write
+    # it) needs the submodules importable by name; NumPy has already loaded them all.
+    import sys
+    for name in _NUMPY_OWN:
+        mod = sys.modules.get(f"numpy.lib.{name}")
+        if mod is not None:
+            sys.modules.setdefault(f"{__name__}.{name}", mod)
+
+
+_alias_numpy_own()
+
+
 def __getattr__(name):
     if name in _NUMPY_OWN:
         import importlib

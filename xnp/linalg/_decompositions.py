@@ -15,7 +15,7 @@ import xnp
 from transforms.core import CompositePrimitive, Tracer, get_aval
 from xnp import lax
 from xnp._array import ndarray
-from xnp._ufuncs import sqrt_of_spread_v
+from xnp._ufunc_composites import sqrt_of_spread_v
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
 from xnp.lax._linalg import _complex, mH
 
@@ -142,8 +142,8 @@ def _lu_diagonal(v):
 
 
 def _det_via_lu(v):
-    d, sign = _lu_diagonal(v)
-    return raw(sign * xnp.prod(d, axis=-1))
+    from xnp.linalg._det_rule import det_from_lu  # its derivative holds at singular A
+    return raw(det_from_lu(wrap(v)))
 
 
 def _slogdet_via_lu(v):
@@ -235,9 +235,14 @@ eigvalsh_triangle_p = CompositePrimitive(
 
 def cholesky(a, /, *, upper: bool = False) -> ndarray:
     """The Cholesky factor (lower, or upper with ``upper=True``), as
-    :func:`numpy.linalg.cholesky`; only the lower triangle of ``a`` is read."""
-    low = cholesky_lower_p.bind(_square(a, "cholesky"))
-    return wrap(mH(low) if upper else low)
+    :func:`numpy.linalg.cholesky`; only the lower (``upper=True``: upper) triangle of
+    ``a`` is read."""
+    a = _square(a, "cholesky")
+    if not upper:
+        return wrap(cholesky_lower_p.bind(a))
+    # U = L^H where L L^H = a^H, whose lower triangle is the conjugated upper one of a
+    u = wrap(mH(cholesky_lower_p.bind(mH(a))))
+    return u + 0 if xnp.iscomplexobj(u) else u    # +0 imaginary parts, not conj's -0
 
 
 def _uplo(UPLO) -> bool:
@@ -443,7 +448,10 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = xnp.asarray(A)
     if A.ndim < 2:
-        return xnp.asarray(xnp.any(A != 0)).astype(np.int64)
+        nonzero = xnp.asarray(xnp.any(A != 0))
+        if not isinstance(raw(nonzero), Tracer):
+            return int(bool(nonzero))       # NumPy returns a Python int here
+        return nonzero.astype(np.int64)
     A = A.astype(linalg_dtype(raw(A)))
     s = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:

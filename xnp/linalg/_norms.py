@@ -17,7 +17,7 @@ import xnp
 from transforms.core import CompositePrimitive
 from xnp import lax
 from xnp._array import ndarray
-from xnp._ufuncs import sqrt_of_spread_v
+from xnp._ufunc_composites import sqrt_of_spread_v
 from xnp._util import normalize_axis, normalize_axis_tuple, raw, wrap
 from xnp.linalg._decompositions import LinAlgError, _eye_like, _square, svdvals
 

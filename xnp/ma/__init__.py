@@ -131,6 +131,16 @@ from xnp.ma._more import (  # noqa: F401
     size,
     take,
 )
+from xnp.ma._names import (  # noqa: F401
+    bool_,
+    common_fill_value,
+    get_fill_value,
+    harden_mask,
+    left_shift,
+    make_mask_descr,
+    right_shift,
+    soften_mask,
+)
 from xnp.ma._ops import make_binary, make_unary
 from xnp.ma._reductions import (  # noqa: F401
     all,

@@ -61,6 +61,8 @@ def make_mask(m, copy=False, shrink=True, dtype=np.bool_):
     if m is nomask:
         return nomask
     mv = getdata(m).astype(dtype) if isinstance(m, MaskedArray) else _arr(m).astype(dtype)
+    if isinstance(m, MaskedArray) and m._mask is not nomask:
+        mv = xnp.where(m._mask, xnp.ones((), dtype), mv)   # masked entries count as True
     if shrink and not _is_traced(mv) and not bool(xnp.any(mv)):
         return nomask
     return mv
@@ -111,7 +113,8 @@ def masked_where(condition, a, copy=True):
     if copy:
         data = xnp.array(data)
     m = getmask(a)
-    mask = xnp.array(cond) if m is nomask else xnp.logical_or(cond, m)
+    # as NumPy: an all-false condition on an unmasked input leaves ``nomask``
+    mask = make_mask(cond, shrink=True) if m is nomask else xnp.logical_or(cond, m)
     fill = a._fill_value if isinstance(a, MaskedArray) else None
     return MaskedArray._new(data, mask, fill)
 

@@ -147,7 +147,7 @@ def size(obj, axis=None):
 
 def put(a, indices, values, mode="raise"):
     """Set ``a.flat[indices] = values`` (and their masks) in place, as
-    :func:`numpy.ma.put`."""
+    :func:`numpy.ma.put` (an all-false mask is then dropped: ``nomask``)."""
     if not isinstance(a, MaskedArray):
         return a.put(indices, values, mode=mode)
     idx = xnp.asarray(indices)
@@ -163,21 +163,32 @@ def put(a, indices, values, mode="raise"):
     if vm is nomask and a._mask is nomask:
         return None
     vmask = xnp.resize(_arr(getmaskarray(values)), idx.shape)
-    a._mask = xnp.reshape(xnp.ravel(getmaskarray(a)).at[idx].set(vmask), a.shape)
+    mask = xnp.reshape(xnp.ravel(getmaskarray(a)).at[idx].set(vmask), a.shape)
+    a._mask = make_mask(mask, shrink=True)
     return None
 
 
+def _broadcasts(shape, target) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` (``numpy.copyto``'s rule)."""
+    if len(shape) > len(target):
+        return False
+    return all(n in (1, t) for n, t in zip(shape[::-1], target[::-1]))
+
+
 def putmask(a, mask, values):
-    """Set the elements of ``a`` where ``mask`` is true to ``values`` (repeated), in place,
-    as :func:`numpy.ma.putmask`."""
+    """Set the elements of ``a`` where ``mask`` (its data, if masked) is true to ``values``
+    (broadcast), in place, as :func:`numpy.ma.putmask`."""
     if not isinstance(a, MaskedArray):
         a = a.view(MaskedArray)
-    cond = _arr(filled(mask, False), bool)
-    vals = xnp.resize(_arr(getdata(values), a.dtype), a.shape)
+    cond = _arr(getdata(mask), bool)     # NumPy reads a masked condition's data
+    vals = _arr(getdata(values), a.dtype)
+    if not _broadcasts(vals.shape, a.shape):
+        raise ValueError(f"could not broadcast input array from shape {vals.shape} into "
+                         f"shape {a.shape}")
     a._data = xnp.where(cond, vals, a._data)
     vm = getmask(values)
     if vm is not nomask:
-        a._mask = xnp.where(cond, xnp.resize(_arr(vm, bool), a.shape), getmaskarray(a))
+        a._mask = xnp.where(cond, _arr(vm, bool), getmaskarray(a))
     elif a._mask is not nomask:
         a._mask = xnp.where(cond, False, a._mask)
 

@@ -9,6 +9,8 @@ keep the first operand's data.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 import xnp
@@ -115,11 +117,19 @@ def _domain_fill(r, bad, fill):
         return xnp.where(bad, _cast(fill, r.dtype), r)
 
 
+def _errors_for(ufunc_fill):
+    """The error state the operation runs in: NumPy's ufuncs called on a masked array
+    compute on its data under the caller's state (``np.log(x)`` warns where ``x <= 0``);
+    ``numpy.ma``'s functions and operators (``ufunc_fill`` None) do not warn."""
+    return np.errstate(all="ignore") if ufunc_fill is None else contextlib.nullcontext()
+
+
 def unary_parts(fn, a, domain=None, finite=None, weak=False, ufunc_fill=None):
     finite = domain is not None if finite is None else finite
     d, m = _val(a, weak), getmask(a)
-    with np.errstate(all="ignore"):
+    with _errors_for(ufunc_fill):
         r = _arr(fn(d))
+    with np.errstate(all="ignore"):
         bad = nomask
         if domain is not None:
             bad = domain(d)
@@ -142,8 +152,9 @@ def binary_parts(fn, a, b, domain=None, finite=None, compare=False, weak=False,
                  ufunc_fill=None):
     finite = domain is not None if finite is None else finite
     da, db = _val(a, weak), _val(b, weak)
-    with np.errstate(all="ignore"):
+    with _errors_for(ufunc_fill):
         r = _arr(fn(da, db))
+    with np.errstate(all="ignore"):
         bad = nomask
         if domain is not None:
             bad = domain(da, db)

@@ -104,10 +104,17 @@ def _concrete_mask(a) -> np.ndarray:
     return np.asarray(getmaskarray(a))
 
 
-def _runs(mask: np.ndarray, value: bool) -> list:
+def _runs(mask: np.ndarray, value: bool, inner_int64: bool = False) -> list:
     m = np.concatenate(([False], mask == value, [False])).astype(np.int8)
     d = np.flatnonzero(np.diff(m))
-    return [slice(int(s), int(e)) for s, e in zip(d[::2], d[1::2])]
+    if not inner_int64:
+        return [slice(int(s), int(e)) for s, e in zip(d[::2], d[1::2])]
+    # as NumPy's clump_masked/clump_unmasked: np.int64 bounds inside, Python ints at the ends
+    n = mask.size
+
+    def bound(i):
+        return int(i) if i in (0, n) else np.int64(i)
+    return [slice(bound(s), bound(e)) for s, e in zip(d[::2], d[1::2])]
 
 
 def clump_masked(a):
@@ -115,7 +122,7 @@ def clump_masked(a):
     :func:`numpy.ma.clump_masked`."""
     if getmask(a) is nomask:
         return []
-    return _runs(_concrete_mask(a), True)
+    return _runs(_concrete_mask(a), True, inner_int64=True)
 
 
 def clump_unmasked(a):
@@ -123,7 +130,7 @@ def clump_unmasked(a):
     :func:`numpy.ma.clump_unmasked`."""
     if getmask(a) is nomask:
         return [slice(0, a.size)]
-    return _runs(_concrete_mask(a), False)
+    return _runs(_concrete_mask(a), False, inner_int64=True)
 
 
 def flatnotmasked_contiguous(a):

@@ -130,15 +130,16 @@ class ABCPolyBase:
     # --- comparisons ----------------------------------------------------------------------
     def has_samecoef(self, other) -> bool:
         """Whether ``other`` has the same coefficients (concrete values needed)."""
-        return len(self.coef) == len(other.coef) and bool(xnp.all(self.coef == other.coef))
+        return len(self.coef) == len(other.coef) and np.bool_(
+            bool(xnp.all(self.coef == other.coef)))
 
     def has_samedomain(self, other) -> bool:
         """Whether ``other`` has the same domain (concrete values needed)."""
-        return bool(xnp.all(self.domain == other.domain))
+        return np.bool_(bool(xnp.all(self.domain == other.domain)))
 
     def has_samewindow(self, other) -> bool:
         """Whether ``other`` has the same window (concrete values needed)."""
-        return bool(xnp.all(self.window == other.window))
+        return np.bool_(bool(xnp.all(self.window == other.window)))
 
     def has_sametype(self, other) -> bool:
         """Whether ``other`` is an instance of this series' class."""

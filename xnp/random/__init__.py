@@ -87,6 +87,11 @@ def _dispatching(name: str):
 
 
 def __getattr__(name: str):
+    if name == "__all__":       # ``from xnp.random import *``: NumPy's names and the key API
+        import numpy.random
+        value = sorted({*numpy.random.__all__, *(n for v in _KEY_FUNCTIONS.values() for n in v)})
+        globals()[name] = value
+        return value
     if name.startswith("_"):
         raise AttributeError(f"module 'xnp.random' has no attribute {name!r}")
     if name in _SHARED:

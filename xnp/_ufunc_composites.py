@@ -1,0 +1,279 @@
+"""The composite ufuncs: NumPy ufuncs without a primitive of their own, written as
+functions on raw values (a few primitives composed). Each first casts its inputs to the
+dtypes of the loop NumPy itself would choose (:func:`in_loop`), so result dtypes and
+TypeErrors are NumPy's; an object operand raises :class:`ObjectLoop`, answered with NumPy's
+object loop by the ufunc's callers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp._array import _wrap as wrap
+from xnp._object_loops import OBJECT, ObjectLoop, nonzero_or_object_loop
+from xnp._util import cast_v, dtype_of, raw
+from xnp.lax._base import loop_dtypes
+
+
+def _in_loop(np_ufunc, *values):
+    """Cast values to the input dtypes of NumPy's loop for ``np_ufunc``."""
+    from transforms.core import get_aval
+    dts = loop_dtypes(np_ufunc, *(get_aval(v) for v in values))
+    if dts[-1] is OBJECT:       # NumPy's object loop computes it (see object_aware)
+        raise ObjectLoop(np_ufunc, values)
+    for v, dt in zip(values, dts):
+        if type(v) is int and dt.kind in "iu" and not np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+            raise OverflowError(f"Python integer {v} out of bounds for {dt.name}")
+    return [cast_v(v, dt) for v, dt in zip(values, dts)]
+
+
+# --- composite ufuncs on raw values ---------------------------------------------------------
+
+
+def _select(c, x, y):
+    return lax.select_n_p.bind(c, y, x)
+
+
+def _positive(x):
+    (x,) = _in_loop(np.positive, x)
+    return x
+
+
+def _copysign(x, y):
+    x, y = _in_loop(np.copysign, x, y)
+    ax = lax.abs_p.bind(x)
+    return _select(lax.signbit_p.bind(y), lax.neg_p.bind(ax), ax)
+
+
+def _sign_zero_like(x, y):
+    """copysign(x, y) for an x that is zero or already has y's sign, with slope +1 in x
+    (-abs(-x) rather than -abs(x): abs has slope +1 at 0), so that fixing the sign of a
+    zero leaves the derivative of the value it fixes unchanged."""
+    neg_side = lax.neg_p.bind(lax.abs_p.bind(lax.neg_p.bind(x)))
+    return _select(lax.signbit_p.bind(y), neg_side, lax.abs_p.bind(x))
+
+
+def _remainder(x, y):
+    x, y = _in_loop(np.remainder, x, y)
+    r = lax.rem_p.bind(x, y)
+    if dtype_of(r).kind == "b":
+        return r
+    wrong_sign = lax.and_p.bind(lax.ne_p.bind(r, 0),
+                                lax.ne_p.bind(lax.lt_p.bind(r, 0), lax.lt_p.bind(y, 0)))
+    r = _select(wrong_sign, lax.add_p.bind(r, y), r)
+    if dtype_of(r).kind == "f":   # a zero remainder takes the sign of the divisor
+        r = _select(lax.eq_p.bind(r, 0), _sign_zero_like(r, y), r)
+    return r
+
+
+def _power(x, y):
+    # x ** 2 with a Python int exponent on inexact x: integer_pow has the cheaper
+    # derivative (no log x term) and is what NumPy computes for it anyway.
+    if type(y) is int and dtype_of(x).kind in "fc":
+        return lax.integer_pow_p.bind(x, y=y)
+    return lax.pow_p.bind(x, y)
+
+
+def _divmod(x, y):
+    x, y = _in_loop(np.divmod, x, y)
+    return lax.floor_divide_p.bind(x, y), _remainder(x, y)
+
+
+def _float_power(x, y):
+    x, y = _in_loop(np.float_power, x, y)
+    return lax.float_power_p.bind(x, y)
+
+
+def _fmax_fmin(prim):
+    def fn(x, y):
+        r = prim.bind(x, y)
+        if dtype_of(r).kind not in "fc" and dtype_of(r).name != "bfloat16":
+            return r
+        x, y = cast_v(x, dtype_of(r)), cast_v(y, dtype_of(r))
+        # Both NaN: NumPy's complex loop gives x, its float loops y.
+        first, second = (x, y) if dtype_of(r).kind == "c" else (y, x)
+        r = _select(lax.is_nan_p.bind(first), second, r)
+        return _select(lax.is_nan_p.bind(second), first, r)
+    return fn
+
+
+def _hypot(x, y):
+    x, y = _in_loop(np.hypot, x, y)
+    ax, ay = lax.abs_p.bind(x), lax.abs_p.bind(y)
+    big, small = lax.max_p.bind(ax, ay), lax.min_p.bind(ax, ay)
+    safe = _select(lax.eq_p.bind(big, 0), lax.add_p.bind(big, 1), big)
+    ratio = lax.div_p.bind(small, safe)
+    r = lax.mul_p.bind(big, lax.sqrt_p.bind(lax.add_p.bind(1, lax.mul_p.bind(ratio, ratio))))
+    inf = lax.or_p.bind(lax.eq_p.bind(ax, np.inf), lax.eq_p.bind(ay, np.inf))
+    return _select(inf, cast_v(np.inf, dtype_of(r)), r)
+
+
+def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
+    """``raw_fn`` (on values) with a custom JVP: ``tangent_rule(ans, tangents, *values)``.
+    Used where the composed derivative is wrong at kinks of its parts (max/abs ties)."""
+    from transforms.custom_derivatives import custom_jvp
+
+    fn = custom_jvp(lambda *xs: wrap(raw_fn(*[raw(x) for x in xs])))
+
+    @fn.defjvp
+    def _jvp(primals, tangents):
+        xs = [raw(p) for p in primals]
+        ans = raw(fn(*primals))     # through fn, so higher derivatives use this rule too
+        return wrap(ans), wrap(tangent_rule(ans, [raw(t) for t in tangents], *xs))
+
+    def call(*values):
+        # Cast to NumPy's loop dtypes first, so the rule sees only inexact inputs.
+        return raw(fn(*_in_loop(np_ufunc, *values)))
+    call.__name__ = raw_fn.__name__
+    return call
+
+
+def _sqrt_tangent_zero_at_zero(ans, tangents, x):
+    (t,) = tangents
+    at_zero = lax.eq_p.bind(ans, 0)
+    safe = _select(at_zero, lax.add_p.bind(ans, 1), ans)
+    d = lax.div_p.bind(t, lax.mul_p.bind(safe, 2))
+    return _select(at_zero, lax.mul_p.bind(d, 0), d)
+
+
+def sqrt_of_spread_v(v):
+    """``sqrt(v)`` for a variance-like ``v >= 0``, whose derivative is taken as 0 where
+    ``v == 0`` (the spread of a single value, or of equal values, is flat or a kink
+    there: 0 instead of sqrt's 0/0 = NaN, as for norms at 0). Used by std and nanstd."""
+    return _sqrt_zero_safe(v)
+
+
+_sqrt_zero_safe = _with_custom_jvp(lambda x: lax.sqrt_p.bind(x), _sqrt_tangent_zero_at_zero,
+                                   np.sqrt)
+
+
+def _hypot_tangent(ans, tangents, x, y):
+    tx, ty = tangents
+    safe = _select(lax.eq_p.bind(ans, 0), lax.add_p.bind(ans, 1), ans)
+    t = lax.div_p.bind(lax.add_p.bind(lax.mul_p.bind(x, tx), lax.mul_p.bind(y, ty)), safe)
+    return _select(lax.eq_p.bind(ans, 0), lax.mul_p.bind(t, 0), t)
+
+
+def _logaddexp_tangent(exp_prim):
+    def rule(ans, tangents, x, y):
+        def weight(v):
+            w = exp_prim.bind(lax.sub_p.bind(v, ans))
+            return _select(lax.eq_p.bind(v, -np.inf), lax.mul_p.bind(w, 0), w)
+        tx, ty = tangents
+        return lax.add_p.bind(lax.mul_p.bind(tx, weight(x)), lax.mul_p.bind(ty, weight(y)))
+    return rule
+
+
+def _logaddexp_base(exp_prim, log1p_scale):
+    def fn(x, y):
+        x, y = _in_loop(np.logaddexp, x, y)
+        m = lax.max_p.bind(x, y)
+        # Equal operands have d = 0 (also x == y == +-inf, whose x - y would raise
+        # "invalid" under errstate); a NaN operand gives d = NaN, which is the answer.
+        same = lax.eq_p.bind(x, y)
+        zero = cast_v(0, dtype_of(x))
+        d = lax.sub_p.bind(_select(same, zero, x), _select(same, zero, y))
+        tail = lax.log1p_p.bind(exp_prim.bind(lax.neg_p.bind(lax.abs_p.bind(d))))
+        if log1p_scale != 1:
+            tail = lax.mul_p.bind(tail, log1p_scale)
+        return _select(lax.is_nan_p.bind(d), d, lax.add_p.bind(m, tail))
+    return fn
+
+
+def _logical(prim, np_ufunc):
+    def fn(*xs):
+        bools = [nonzero_or_object_loop(x, np_ufunc, xs) if dtype_of(x).kind != "b" else x
+                 for x in xs]
+        return prim.bind(*bools)
+    return fn
+
+
+def _right_shift(x, y):
+    x, y = _in_loop(np.right_shift, x, y)
+    prim = lax.shift_right_logical_p if dtype_of(x).kind == "u" else \
+        lax.shift_right_arithmetic_p
+    return prim.bind(x, y)
+
+
+def _isinf(x):
+    (x,) = _in_loop(np.isinf, x)
+    if dtype_of(x).kind == "c":
+        return lax.or_p.bind(_isinf(lax.real_p.bind(x)), _isinf(lax.imag_p.bind(x)))
+    return lax.eq_p.bind(lax.abs_p.bind(x), np.inf) if dtype_of(x).kind == "f" or \
+        dtype_of(x).name == "bfloat16" else lax.ne_p.bind(x, x)
+
+
+def _heaviside(x, h0):
+    x, h0 = _in_loop(np.heaviside, x, h0)
+    one, zero = cast_v(1, dtype_of(x)), cast_v(0, dtype_of(x))
+    r = _select(lax.lt_p.bind(x, 0), zero, _select(lax.gt_p.bind(x, 0), one, h0))
+    return _select(lax.is_nan_p.bind(x), x, r)
+
+
+def _lcm(x, y):
+    x, y = _in_loop(np.lcm, x, y)
+    g = lax.gcd_p.bind(x, y)
+    safe = _select(lax.eq_p.bind(g, 0), cast_v(1, dtype_of(g)), g)
+    # |x| / gcd * |y|, in this order, so that overflow wraps exactly as NumPy's does.
+    return lax.mul_p.bind(lax.floor_divide_p.bind(lax.abs_p.bind(x), safe),
+                          lax.abs_p.bind(y))
+
+
+def _ldexp(x, e):
+    x, e = _in_loop(np.ldexp, x, e)
+    return lax.mul_p.bind(x, lax.exp2_p.bind(cast_v(e, dtype_of(x))))
+
+
+def _frexp(x):
+    (x,) = _in_loop(np.frexp, x)
+    ax = lax.abs_p.bind(x)
+    special = lax.or_p.bind(lax.eq_p.bind(ax, 0), lax.not_p.bind(lax.is_finite_p.bind(x)))
+    safe = _select(special, cast_v(1, dtype_of(x)), ax)
+    e = lax.add_p.bind(lax.floor_p.bind(lax.log2_p.bind(safe)), 1)
+    # Divide by 2**e in two halves: 2**1024 alone overflows for the largest doubles.
+    half = lax.floor_p.bind(lax.mul_p.bind(e, 0.5))
+    m = lax.div_p.bind(lax.div_p.bind(x, lax.exp2_p.bind(half)),
+                       lax.exp2_p.bind(lax.sub_p.bind(e, half)))
+    # log2 may round across a power of two: fix the mantissa into [0.5, 1).
+    too_big = lax.ge_p.bind(lax.abs_p.bind(m), 1)
+    m = _select(too_big, lax.mul_p.bind(m, 0.5), m)
+    e = _select(too_big, lax.add_p.bind(e, 1), e)
+    too_small = lax.lt_p.bind(lax.abs_p.bind(m), 0.5)
+    m = _select(too_small, lax.mul_p.bind(m, 2), m)
+    e = _select(too_small, lax.sub_p.bind(e, 1), e)
+    m = _select(special, x, m)
+    e = _select(special, cast_v(0, dtype_of(e)), e)
+    return m, cast_v(e, np.int32)
+
+
+def _modf(x):
+    (x,) = _in_loop(np.modf, x)
+    whole = lax.trunc_p.bind(x)
+    # The fraction carries x's sign also when it is zero (C's modf: modf(-1.0) = -0.0);
+    # infinities have fraction +-0 (computed from 0, so that inf - inf never warns).
+    finite = _select(_isinf(x), cast_v(0, dtype_of(x)), x)
+    frac = _sign_zero_like(lax.sub_p.bind(finite, lax.trunc_p.bind(finite)), x)
+    return frac, whole
+
+
+def _spacing(x):
+    (x,) = _in_loop(np.spacing, x)
+    toward = _copysign(cast_v(np.inf, dtype_of(x)), x)
+    # Piecewise constant in x: its derivative is zero, not that of the subtraction.
+    x = lax.stop_gradient_p.bind(x)
+    return lax.sub_p.bind(lax.nextafter_p.bind(x, toward), x)
+
+
+def _fabs(x):
+    (x,) = _in_loop(np.fabs, x)
+    return lax.abs_p.bind(x)
+
+
+def _scaled(np_ufunc, num, den):
+    def fn(x):    # float16 and float32 as NumPy: times the factor rounded to float32
+        (x,) = _in_loop(np_ufunc, x)
+        if dtype_of(x) in (np.float16, np.float32):
+            f32 = lax.mul_p.bind(cast_v(x, np.float32), np.float32(num) / np.float32(den))
+            return cast_v(f32, dtype_of(x))
+        return lax.mul_p.bind(x, num / den)
+    return fn
