@@ -102,3 +102,34 @@ def test_scipy_odeint_leaves_xnp_initial_state_alone():
     got = integrate.odeint(lambda y, s: -y, y0, t)
     np.testing.assert_array_equal(y0, y0_np)
     np.testing.assert_allclose(got, integrate.odeint(lambda y, s: -y, y0_np, t), rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "CG", "Newton-CG", "TNC", "SLSQP",
+                                    "trust-constr"])
+def test_scipy_minimize_with_xnp_gradients(method):
+    # SciPy's optimizers call NumPy on what the objective and jac return; L-BFGS-B and
+    # SLSQP then hand np.atleast_1d(g) / np.append(g, 0.0) to Fortran, which takes only
+    # numpy.ndarray: NumPy's functions on concrete xnp arrays must return NumPy's arrays.
+    optimize = pytest.importorskip("scipy.optimize")
+
+    def f(x):
+        return xnp.sum((x - 1.0) ** 2) + x[0] * x[1]
+
+    bounds = [(-5.0, 5.0)] * 3 if method in ("L-BFGS-B", "TNC", "SLSQP", "trust-constr") \
+        else None
+    result = optimize.minimize(f, np.zeros(3), jac=xnp.grad(f), method=method,
+                               bounds=bounds)
+    np.testing.assert_allclose(result.x, [2 / 3, 2 / 3, 1.0], atol=1e-4)
+
+
+def test_numpy_functions_on_concrete_and_traced_xnp_arrays():
+    x = xnp.asarray([1.0, 2.0, 3.0])
+    grown = np.atleast_1d(x)
+    assert type(grown) is np.ndarray and type(np.append(x, 0.0)) is np.ndarray
+    # traced: xnp's functions, so the derivative flows through NumPy's names
+    g = xnp.grad(lambda v: np.sum(np.append(v, 1.0) * np.atleast_1d(v).sum()))(x)
+    np.testing.assert_allclose(g, np.full(3, 2 * 6.0 + 1.0))
+    # functions that write into an argument stay xnp's (views and flags are kept)
+    y = xnp.zeros(3)
+    np.copyto(y, x)
+    np.testing.assert_array_equal(y, [1.0, 2.0, 3.0])

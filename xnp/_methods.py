@@ -26,10 +26,11 @@ from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
 from xnp._index_eager import index_p as _index_p
 from xnp._method_args import _install_method_args
+from xnp._numpy_protocols import array_function, array_ufunc
 from xnp._object_loops import object_scalar
 from xnp._operators import check_in_place_cast, output_casting_error, power_operator
 from xnp._ufuncs import UFUNCS
-from xnp._util import dtype_of, numpy_values, raw
+from xnp._util import dtype_of, raw
 from xnp._views import (
     ViewTransform,
     complex_part_view,
@@ -437,8 +438,8 @@ def _install_methods():
     ndarray.__setitem__ = _setitem
     ndarray.setflags = setflags
     ndarray.at = property(lambda self: xnp._index_update.IndexUpdateHelper(self))
-    ndarray.__array_ufunc__ = _array_ufunc
-    ndarray.__array_function__ = _array_function
+    ndarray.__array_ufunc__ = array_ufunc
+    ndarray.__array_function__ = array_function
 
 
 def _setitem(self, key, value):
@@ -553,46 +554,6 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
     else:                                       # a write into the view base[through]
         buf[through][key] = value
     return True
-
-
-def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    xuf = UFUNCS.get(ufunc.__name__)
-    if xuf is None:
-        # matmul, vecdot, ... are functions here; numpy.strings' ufuncs (str_len, isalpha,
-        # ...) are xnp.strings' functions.
-        home = xnp.strings if ufunc.__module__ == "numpy.strings" else xnp
-        fn = getattr(home, ufunc.__name__, None)
-        if fn is None or method != "__call__":
-            return NotImplemented
-        return fn(*inputs, **kwargs)
-    if "out" in kwargs and any(not isinstance(o, ndarray) for o in kwargs["out"]):
-        if all(type(o) is np.ndarray for o in kwargs["out"]):
-            # Into NumPy arrays (``numpy_array += xnp_array``, as SciPy's optimizers do):
-            # NumPy's own ufunc on the operands' NumPy values, with NumPy's casting rules;
-            # a traced operand raises the conversion error.
-            return getattr(ufunc, method)(*numpy_values(inputs), **numpy_values(kwargs))
-        return NotImplemented
-    if "out" in kwargs and len(kwargs["out"]) == 1:
-        kwargs["out"] = kwargs["out"][0]
-    if method == "__call__":
-        return xuf(*inputs, **kwargs)
-    return getattr(xuf, method)(*inputs, **kwargs)
-
-
-def _array_function(self, func, types, args, kwargs):
-    target = xnp
-    for part in func.__module__.split(".")[1:]:
-        if part.startswith("_"):
-            continue
-        target = getattr(target, part, None)
-        if target is None:
-            break
-    fn = getattr(target, func.__name__, None) if target is not None else None
-    if fn is None or not callable(fn):
-        # A NumPy function xnp does not have (numpy.save, ...): NumPy's own, on the
-        # arrays' NumPy values (a traced array raises the conversion error here).
-        return func(*numpy_values(args), **numpy_values(kwargs))
-    return fn(*args, **kwargs)
 
 
 _install_operators()
