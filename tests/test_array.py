@@ -347,3 +347,56 @@ def test_more_methods_as_numpy(program):
 def test_ndarray_class_subscripts_for_annotations():
     alias = xnp.ndarray[int, np.dtype[np.float64]]
     assert alias.__origin__ is xnp.ndarray
+
+
+@pytest.mark.parametrize("name, arg", [
+    ("arange", 5), ("zeros", 5), ("ones", 5), ("empty", (2, 2)), ("eye", 2),
+    ("asarray", []), ("empty_like", []), ("zeros_like", [1]), ("ones_like", [1])])
+def test_device_argument_checked_as_numpy(name, arg):
+    """device=None or "cpu" is accepted; any other device is NumPy's ValueError."""
+    for mod in (np, xnp):
+        fn = getattr(mod, name)
+        assert fn(arg, device="cpu").device == fn(arg, device=None).device == "cpu"
+        with pytest.raises(ValueError) as info:
+            fn(arg, device="nonsense")
+        if mod is np:
+            want = str(info.value)
+    assert str(info.value) == want
+
+
+def test_device_attribute_and_to_device_stream():
+    for mod in (np, xnp):
+        a = mod.arange(3)
+        with pytest.raises(AttributeError, match="attribute 'device' of '(numpy.)?ndarray' "
+                                                 "objects is not writable"):
+            a.device = "other"
+        with pytest.raises(ValueError, match=r"The stream argument in to_device\(\) is not "
+                                             "supported"):
+            a.to_device("cpu", stream=1)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((3,), (3,)), ((3, 3), (3,)), ((3, 3), (3, 1)), ((3,), (3, 3)), ((1, 3), (3, 3)),
+    ((3, 3, 3), (3, 3, 1)), ((3, 3, 3), (1, 3, 3)), ((1, 3, 3), (3, 3, 3))])
+def test_imatmul_keeps_shape_or_raises(a_shape, b_shape):
+    """a @= b needs a result of a's shape: NumPy's ValueError (and message) otherwise."""
+    out = []
+    for mod in (np, xnp):
+        a = mod.arange(np.prod(a_shape), dtype=float).reshape(a_shape)
+        b = mod.arange(np.prod(b_shape), dtype=float).reshape(b_shape)
+        try:
+            a @= b
+            out.append(("ok", np.asarray(a).tolist()))
+        except ValueError as e:
+            out.append(("ValueError", str(e).split(" with shape")[0]))
+    assert out[0] == out[1]
+
+
+def test_numpy_functions_write_into_xnp_out_arrays():
+    # NumPy's functions with an xnp array as out= write into it (xnp's function runs),
+    # even when every input is a NumPy array.
+    out = xnp.zeros(4)
+    got = np.concatenate([np.ones(2), np.full(2, 2.0)], out=out)
+    assert got is out
+    np.testing.assert_array_equal(out, [1.0, 1.0, 2.0, 2.0])
+    assert type(np.concatenate([xnp.ones(2), np.ones(2)])) is np.ndarray

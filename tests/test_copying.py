@@ -68,3 +68,38 @@ def test_copyto_and_putmask_rebind_traced_arrays():
     np.testing.assert_allclose(xnp.jit(f)(x), f(x))
     with pytest.raises(TypeError, match="xnp.ndarray"):
         xnp.copyto(np.zeros(2), 1.0)
+
+
+def test_copyto_writes_through_views():
+    """copyto into a view (a transpose, a slice, with or without where=) changes its base,
+    as in NumPy; overlapping source and destination are read before the write."""
+    def run(m, view, where):
+        a = m.arange(6, dtype="f4").reshape(2, 3)
+        dst = a.T if view == "T" else a[:, :2] if view == "slice" else a[:, ::2]
+        src = a[::-1, 1::-1] if view == "slice" else 2.5
+        if where is None:
+            m.copyto(dst, src)
+        else:
+            m.copyto(dst, src, where=m.ones(dst.shape, bool) if where else
+                     m.arange(dst.size).reshape(dst.shape) % 2 == 0)
+        return a
+    for view in ("T", "slice", "step"):
+        for where in (None, True, False):
+            _both(lambda m, v=view, w=where: run(m, v, w))
+
+
+@pytest.mark.parametrize("value, dtype, casting", [
+    (3, "u1", "safe"), (3, "u1", "equiv"), (3, "i8", "equiv"), (3, "i4", "no"),
+    (3.0, "f4", "equiv"), (3.0, "f8", "equiv"), (3.0, "i8", "safe"),
+    (3.0, "i8", "unsafe"), (1j, "f8", "same_kind"), (True, "u1", "no"), (3, "O", "equiv"),
+    (300, "u1", "safe"), (-1, "u1", "unsafe"), (2**80, "i8", "safe"), (2**63, "u8", "safe")])
+def test_copyto_python_scalar_casting(value, dtype, casting):
+    """Python scalars are weak in copyto: any casting rule takes them into a dtype of their
+    kind (an int in range) except 'equiv' into another than their default dtype."""
+    _both(lambda m: (lambda a: (m.copyto(a, value, casting=casting), a)[1])(
+        m.zeros(3, dtype)))
+
+
+def test_copyto_float_overflow_warns():
+    with pytest.warns(RuntimeWarning):
+        xnp.copyto(xnp.zeros(3, "f4"), 2e300, casting="safe")

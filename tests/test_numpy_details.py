@@ -440,3 +440,129 @@ def test_ufunc_no_and_equiv_casting_outcome_is_numpys(call, casting):
         got = call(xnp, xnp.asarray(b), casting)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["S3", "U2", bool, "i4", float, complex])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_eye_string_dtype_and_order(dtype, order):
+    """eye writes 1 into zeros (b'1' and b'' for bytes, not b'True'), laid out in order."""
+    want = np.eye(4, 3, k=-1, dtype=dtype, order=order)
+    got = xnp.eye(4, 3, k=-1, dtype=dtype, order=order)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert got.flags.c_contiguous == want.flags.c_contiguous
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("copy", [True, False])
+def test_astype_method_order(order, copy):
+    """a.astype(order=...) lays out the result (a copy only where the layout differs)."""
+    for mod in (np, xnp):
+        a = mod.arange(24).reshape(4, 6).T
+        b = a.astype("i8", order=order, copy=copy)
+        flags = (b is a, b.flags.c_contiguous, b.flags.f_contiguous)
+        if mod is np:
+            want = flags
+    assert flags == want
+
+
+def test_astype_copymode_rejected():
+    for mod in (np, xnp):
+        err = _error(mod, lambda m: m.arange(3).astype(float, copy=m._CopyMode.NEVER))
+        assert type(err) is ValueError
+        assert "_CopyMode enum is not allowed" in str(err)
+
+
+def test_copy_order_k_follows_strides():
+    """copy(order='K') keeps a non-contiguous layout's stride order, as NumPy's."""
+    for mod in (np, xnp):
+        c = mod.arange(24).reshape(2, 1, 4, 3).swapaxes(2, 3)
+        flags = [(r.flags.c_contiguous, r.flags.f_contiguous)
+                 for r in (c.copy(order="K"), mod.copy(c, order="K"))]
+        if mod is np:
+            want = flags
+    assert flags == want
+
+
+def test_array_copy_false_asks_array_protocol():
+    """array(obj, dtype=other, copy=False) on an object with __array__ raises ValueError
+    (its __array__ cannot give the dtype without a copy), as NumPy."""
+    for mod in (np, xnp):
+        class Holder:
+            def __array__(self, dtype=None, copy=None):
+                return np.arange(3, dtype="i4").__array__(dtype=dtype, copy=copy)
+        err = _error(mod, lambda m: m.array(Holder(), dtype="i2", copy=False))
+        assert type(err) is ValueError
+        assert np.asarray(xnp.array(Holder(), copy=False)).dtype == np.int32
+
+
+def test_concatenate_too_many_arrays(monkeypatch):
+    import xnp._joining as joining
+    monkeypatch.setattr(joining, "_MAX_ARRAYS", 2)
+    with pytest.raises(ValueError, match=r"concatenate\(\) only supports up to 2 arrays but "
+                                         r"got 3\."):
+        xnp.concatenate([xnp.ones(1)] * 3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.array([1, 2, 3], copy="always"),
+    lambda m: m.array(m.arange(3), copy=m._CopyMode.NEVER, dtype=float),
+    lambda m: m.array(m.ones((2, 3)), ndmax=1, dtype=object),
+])
+def test_array_copy_and_ndmax_errors(call):
+    want, got = _error(np, call), _error(xnp, call)
+    assert type(got) is type(want)
+    assert str(got) == str(want)
+
+
+def test_array_copymode_values():
+    for mode in ("ALWAYS", "IF_NEEDED"):
+        a = xnp.arange(3)
+        b = xnp.array(a, copy=getattr(xnp._CopyMode, mode))
+        assert (b is a) == (mode == "IF_NEEDED")
+    a = np.ones((2, 3))
+    np.testing.assert_array_equal(xnp.array(a, ndmax=1), np.array(a, ndmax=1))
+
+
+@pytest.mark.parametrize("fn", ["ascontiguousarray", "asfortranarray"])
+def test_contiguous_copy_of_strided_1d(fn):
+    """A strided 1-d array is not contiguous: ascontiguousarray/asfortranarray copy it."""
+    for mod in (np, xnp):
+        out = getattr(mod, fn)(mod.ones(10)[::2])
+        flags = (out.flags.c_contiguous, out.flags.f_contiguous)
+        if mod is np:
+            want = flags
+    assert flags == want == (True, True)
+
+
+def test_array_protocol_returning_none_is_value_error():
+    class NoArray:
+        def __array__(self, dtype=None, copy=None):
+            return None
+    want, got = _error(np, lambda m: m.array(NoArray())), _error(xnp, lambda m: m.array(NoArray()))
+    assert type(got) is type(want) is ValueError
+    assert str(got) == str(want)
+
+
+@pytest.mark.parametrize("obj", ["ab", b"ab", None, 3, 2.5, np.float32(1)])
+@pytest.mark.parametrize("copy", [False, "never"])
+def test_array_copy_false_of_scalar_needs_copy(obj, copy):
+    """array(scalar, copy=False) (also str, bytes, None; also copy=_CopyMode.NEVER)
+    raises ValueError: a scalar always needs a new buffer."""
+    for mod in (np, xnp):
+        flag = mod._CopyMode.NEVER if copy == "never" else copy
+        with pytest.raises(ValueError):
+            mod.array(obj, copy=flag)
+
+
+@pytest.mark.parametrize("method, args", [("sort", ()), ("partition", (2,))])
+def test_in_place_sort_methods_refuse_axis_none(method, args):
+    """a.sort(axis=None) and a.partition(k, axis=None) raise TypeError (no flattened
+    in-place form), and leave the array as it was."""
+    for mod in (np, xnp):
+        a = mod.arange(10)[::-1].reshape(2, 5)
+        err = _error(mod, lambda m: getattr(a, method)(*args, axis=None))
+        assert type(err) is TypeError
+        assert str(err) == "'NoneType' object cannot be interpreted as an integer"
+        assert a.tolist() == [[9, 8, 7, 6, 5], [4, 3, 2, 1, 0]]

@@ -91,7 +91,7 @@ del _unbound
 
 # NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray) and
 # build/introspection helpers.
-_NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info")
+_NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info", "_CopyMode")
 
 
 def __getattr__(name):

@@ -103,11 +103,17 @@ class ndarray:
     def device(self) -> str:
         return "cpu"
 
+    @device.setter
+    def device(self, _):
+        raise AttributeError("attribute 'device' of 'ndarray' objects is not writable")
+
     @property
     def weak_type(self) -> bool:
         return core.get_aval(self._value).weak_type
 
     def to_device(self, device, /, *, stream=None) -> ndarray:
+        if stream is not None:
+            raise ValueError("The stream argument in to_device() is not supported")
         if device not in ("cpu", None):
             raise ValueError(f"to_device: unknown device {device!r}; xnp arrays live on "
                              "'cpu'")

@@ -19,12 +19,13 @@ from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
 from xnp._layout import with_order
 from xnp._util import raw
-from xnp._views import store_value
+from xnp._views import refresh, store_value, view_info, write_back
 from xnp._writeable import check_writeable
 
 __all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
 
 _PY_DEFAULT = _PY_SCALAR_DTYPES       # Python scalar type -> NumPy's default dtype
+_WEAK_KINDS = {int: "iufcO", float: "fcO", complex: "cO"}    # where a Python scalar fits
 
 
 def _source_dtype(v) -> np.dtype:
@@ -42,23 +43,42 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
                         f"{type(dst).__name__}")
     value = raw(src)
     src_dt = _source_dtype(value)
-    if not np.can_cast(src_dt, dst.dtype, casting=casting):
+    if type(value) in _WEAK_KINDS and dst.dtype.kind in _WEAK_KINDS[type(value)]:
+        # a Python int, float or complex is weak: it fits any dtype of its kind or a
+        # wider kind (an int must be in range), except that 'equiv' wants its own dtype
+        if casting == "equiv" and dst.dtype != src_dt and dst.dtype.kind != "O":
+            raise TypeError(f"cannot cast Python {type(value).__name__} to {dst.dtype} "
+                            f"under the casting rule 'equiv'")
+        if type(value) is int and dst.dtype.kind in "iu":
+            info = np.iinfo(dst.dtype)
+            if not -2**63 <= value < (2**64 if dst.dtype.kind == "u" else 2**63):
+                raise OverflowError("Python int too large to convert to C long")
+            if not info.min <= value <= info.max:
+                raise OverflowError(f"Python integer {value} out of bounds for {dst.dtype}")
+    elif not np.can_cast(src_dt, dst.dtype, casting=casting):
         what = "scalar" if type(value) in _PY_DEFAULT else "array data"
         raise TypeError(f"Cannot cast {what} from {src_dt!r} to {dst.dtype!r} according "
                         f"to the rule {casting!r}")
+    if type(value) in (float, complex) and dst.dtype.itemsize < 8:
+        np.asarray(value).astype(dst.dtype)     # NumPy's overflow warning (2e300 -> f4)
     value = xnp.asarray(value).astype(dst.dtype)
     try:
         new = xnp.broadcast_to(value, dst.shape)
     except ValueError:
         raise ValueError(f"could not broadcast input array from shape {value.shape} into "
                          f"shape {dst.shape}") from None
+    view = view_info(dst)           # a view (``a.T``, ``a[:, :2]``) writes into its base
     if where is True:
         check_writeable(dst)
         store_value(dst, raw(xnp.array(new)))
-        return None
-    mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
-    check_writeable(dst)
-    store_value(dst, raw(xnp.where(mask, new, dst)))
+    else:
+        mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), dst.shape)
+        check_writeable(dst)
+        if view is not None:
+            refresh(dst, view)
+        store_value(dst, raw(xnp.where(mask, new, dst)))
+    if view is not None:
+        write_back(dst, view)
     return None
 
 

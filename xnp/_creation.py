@@ -30,7 +30,15 @@ from xnp._shapes import (
     value,
     value_as,
 )
-from xnp._util import broadcast_to_v, cast_v, dtype_of, numpy_values, raw, to_dtype
+from xnp._util import (
+    broadcast_to_v,
+    cast_v,
+    check_device,
+    dtype_of,
+    numpy_values,
+    raw,
+    to_dtype,
+)
 
 __all__ = [
     "array", "asarray", "asanyarray", "ascontiguousarray", "astype", "copy", "zeros",
@@ -49,6 +57,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     traced ones. ``order`` gives the memory layout of a concrete result, as in NumPy;
     nested sequences deeper than ``ndmax`` raise (NumPy would build an object array)."""
     dtype = to_dtype(dtype)
+    if copy is not True and copy is not False and copy is not None:
+        copy = _copy_flag(copy)
     object = _check_ndmax(object, ndmin, ndmax, dtype)
     if copy is not None and not copy:       # copy=False: never copy, raise if need be
         _check_no_copy(object, dtype, order)
@@ -69,6 +79,17 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     return wrap(with_order(value_, order))
 
 
+def _copy_flag(copy):
+    """NumPy's reading of ``copy=``: a _CopyMode member, or any object's truth value
+    (a string is refused)."""
+    if isinstance(copy, np._CopyMode):
+        return {np._CopyMode.ALWAYS: True, np._CopyMode.NEVER: False}.get(copy)
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                         "instead.")
+    return bool(copy)
+
+
 def _check_ndmax(obj, ndmin: int, ndmax: int, dtype):
     """``obj``, or for ``dtype=object`` its object array of at most ``ndmax`` dimensions
     (deeper sequences become elements, as NumPy's)."""
@@ -83,6 +104,9 @@ def _check_ndmax(obj, ndmin: int, ndmax: int, dtype):
             raise ValueError("setting an array element with a sequence. The requested "
                              f"array would exceed the maximum number of dimension of "
                              f"{ndmax}.")
+    elif ndmax and dtype == _OBJECT and isinstance(obj, (ndarray, np.ndarray)) and \
+            obj.ndim > ndmax:
+        raise ValueError("object too deep for desired array")
     return obj
 
 
@@ -97,11 +121,16 @@ def _check_no_copy(obj, dtype, order):
     """NumPy's ValueError where ``copy=False`` cannot be honoured: the input is not an
     array (a list, tuple or scalar needs a new buffer), or needs another dtype or
     memory order."""
-    if isinstance(obj, (list, tuple, np.generic) + _PY_SCALARS):
+    if isinstance(obj, (list, tuple, np.generic, str, bytes, type(None)) + _PY_SCALARS):
         raise ValueError(_NO_COPY)
     v = _value_of(obj)
     if not isinstance(v, (np.ndarray, Tracer)):
-        return
+        if not hasattr(type(v), "__array__"):
+            return
+        try:            # NumPy asks the object itself for its data without a copy
+            v = v.__array__(dtype=dtype, copy=False)
+        except TypeError:
+            return
     if dtype is not None and dtype != dtype_of(v):
         raise ValueError(_NO_COPY)
     if order in ("C", "F") and with_order(v, order) is not v:
@@ -117,6 +146,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
 
     Python scalars give float64/int64/bool/complex128 arrays, as in NumPy.
     """
+    if device is not None:
+        check_device(device)
     if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype) \
             and (order in (None, "K", "A") or with_order(a._value, order) is a._value):
         return a        # the same array, so that in-place writes show through (NumPy)
@@ -137,9 +168,14 @@ def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
 
 def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     """Cast to ``dtype`` (array API ``astype``; also the method ``x.astype``)."""
+    if device is not None:
+        check_device(device)
     if isinstance(x, (list, tuple)):
         raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} "
                         "instead.")
+    if isinstance(copy, np._CopyMode):
+        raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false "
+                         "instead.")
     if not copy and type(x) is ndarray and x.dtype == np.dtype(dtype):
         return x                        # NumPy: no copy needed, the array itself
     value_ = raw(x)
@@ -178,7 +214,8 @@ def copy(a, order="K", subok=False) -> ndarray:
     """A copy of the array (a ``copy`` primitive); ``order`` is the memory layout of a
     concrete copy, as in NumPy ('K' and 'A' keep a Fortran-ordered one)."""
     v = value(a)
-    return wrap(lax.copy_p.bind(v, order=resolve_order(v, order_letter(order))))
+    order = order_letter(order)         # 'K' follows the strides, as NumPy's copy does
+    return wrap(lax.copy_p.bind(v, order="K" if order == "K" else resolve_order(v, order)))
 
 
 # --- filled arrays -----------------------------------------------------------------------------
@@ -220,6 +257,8 @@ def _plain_eager(dtype, order) -> bool:
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array of zeros (float64 by default), Fortran-ordered for ``order='F'``."""
+    if device is not None:
+        check_device(device)
     if _plain_eager(dtype, order):
         return wrap(np.zeros(shape, dtype))     # NumPy's own errors for bad shapes
     return _ordered(_constant(_shape(shape), 0, dtype), order)
@@ -227,6 +266,8 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array of ones (float64 by default), Fortran-ordered for ``order='F'``."""
+    if device is not None:
+        check_device(device)
     if _plain_eager(dtype, order):
         return wrap(np.ones(shape, dtype))
     return _ordered(_constant(_shape(shape), 1, dtype), order)
@@ -235,6 +276,8 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
 def empty(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """As :func:`zeros` (object arrays hold None, as NumPy's): xnp never exposes
     uninitialised memory."""
+    if device is not None:
+        check_device(device)
     if _plain_eager(dtype, order) and dtype is not object:
         return wrap(np.zeros(shape, dtype))
     return _ordered(_constant(_shape(shape), _empty_fill(dtype), dtype), order)
@@ -276,6 +319,8 @@ def _fill_value(fill, dt):
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array filled with ``fill_value`` (a scalar or an array broadcast to ``shape``),
     of ``dtype`` or else the fill value's dtype."""
+    if device is not None:
+        check_device(device)
     shape = _shape(shape)
     fill = _fill_value(fill_value, to_dtype(dtype))
     return _ordered(wrap(_filled(shape, fill)), order)
@@ -290,12 +335,16 @@ def _like(a, dtype, shape):
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
     """Zeros with the shape and dtype of ``a`` (or those given)."""
+    if device is not None:
+        check_device(device)
     shape, dt = _like(a, dtype, shape)
     return _ordered(_constant(shape, 0, dt), order, a)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
     """Ones with the shape and dtype of ``a`` (or those given)."""
+    if device is not None:
+        check_device(device)
     shape, dt = _like(a, dtype, shape)
     return _ordered(_constant(shape, 1, dt), order, a)
 
@@ -303,6 +352,8 @@ def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) 
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
                device=None) -> ndarray:
     """As :func:`zeros_like`: xnp never exposes uninitialised memory."""
+    if device is not None:
+        check_device(device)
     shape, dt = _like(prototype, dtype, shape)
     return _ordered(_constant(shape, _empty_fill(dt), dt), order, prototype)
 
@@ -310,6 +361,8 @@ def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None) -> ndarray:
     """``fill_value`` broadcast to the shape of ``a``, cast (unsafely) to its dtype."""
+    if device is not None:
+        check_device(device)
     shape, dt = _like(a, dtype, shape)
     return _ordered(wrap(_filled(shape, _fill_value(fill_value, dt))), order, a)
 
@@ -350,8 +403,16 @@ def _diagonal_mask(n, m, k, compare):
 
 def eye(N, M=None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     """A 2-d array with ones on the ``k``-th diagonal and zeros elsewhere."""
+    if device is not None:
+        check_device(device)
     n, m = _dims(N, M)
-    return wrap(cast_v(_diagonal_mask(n, m, operator.index(k), lax.eq_p), to_dtype(dtype)))
+    dt = _FLOAT64 if dtype is None else to_dtype(dtype)     # NumPy: None is float64
+    mask = _diagonal_mask(n, m, operator.index(k), lax.eq_p)
+    if dt.kind in "SUV":                # NumPy writes 1 into zeros: b'1' and b'', not b'True'
+        v = lax.select_n_p.bind(mask, np.zeros((), dt), np.ones((), dt))
+    else:
+        v = cast_v(mask, dt)
+    return wrap(with_order(v, order) if order != "C" else v)
 
 
 def identity(n, dtype=None, *, like=None) -> ndarray:

@@ -45,6 +45,9 @@ __all__ = [
 
 
 # --- joining ----------------------------------------------------------------------------------
+_MAX_ARRAYS = 2**31 - 1                # NumPy's limit on the arrays one call joins
+
+
 def _items(arrays) -> list:
     """The values of a sequence of arrays; an array counts as the sequence of its rows."""
     if isinstance(arrays, (ndarray, np.ndarray, Tracer)):
@@ -126,6 +129,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
+    if type(arrays) in (list, tuple) and len(arrays) > _MAX_ARRAYS:
+        raise ValueError(f"concatenate() only supports up to {_MAX_ARRAYS} arrays but got "
+                         f"{len(arrays)}.")
     values = _items(arrays)
     if not values:
         raise ValueError("need at least one array to concatenate")

@@ -62,7 +62,7 @@ def with_order(v, order: str | None):
         return v
     want = resolve_order(v, order)
     a = numpy_value(v)
-    if a is None or a.ndim < 2:
+    if a is None or a.ndim == 0:
         return v
     if a.flags.c_contiguous if want == "C" else a.flags.f_contiguous:
         return v

@@ -189,6 +189,14 @@ def _same_kind_into(handle, result, operator: str):
 
 def _imatmul(self, other):
     check_writeable(self, "output array")
+    b_shape = xnp.shape(other)
+    if self.ndim < 1 or len(b_shape) < 2:
+        raise ValueError("inplace matrix multiplication requires the first operand to have "
+                         "at least one and the second at least two dimensions.")
+    if b_shape[-1] != self.shape[-1]:   # the result must keep self's shape (NumPy's out=)
+        raise ValueError("matmul: Output operand 0 has a mismatch in its core dimension 1, "
+                         "with gufunc signature (n?,k),(k,m?)->(n?,m?) (size "
+                         f"{self.shape[-1]} is different from {b_shape[-1]})")
     view = view_info(self)
     if view is not None:
         refresh(self, view)
@@ -261,7 +269,12 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-    return xnp.astype(self, dtype, copy=copy, casting=casting)
+    out = xnp.astype(self, dtype, copy=copy, casting=casting)
+    if order not in ("K", "k", None):   # a copy only where the layout asked for differs
+        laid = _layout.with_order(out._value, order)
+        if laid is not out._value:
+            out = _wrap(laid)
+    return out
 
 
 def _get_real(self):
@@ -325,6 +338,8 @@ def _contains(self, item) -> bool:
 
 
 def _partition(self, kth, axis=-1, kind="introselect", order=None):
+    if axis is None:        # in place: the method has no flattened form, as NumPy's
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
     self[...] = xnp.partition(self, kth, axis=axis, kind=kind, order=order)
 
 
@@ -369,6 +384,8 @@ def _fill(self, value):
 
 
 def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    if axis is None:        # in place: the method has no flattened form, as NumPy's
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
     check_writeable(self)
     view = view_info(self)
     if view is not None:

@@ -6,7 +6,8 @@ NumPy's ufuncs run xnp's ufunc of the same name (also on concrete arrays, so tha
 of the same name, so the derivative, batching or compilation flows through NumPy's names;
 on concrete arrays they run NumPy's own function on the arrays' values and return what
 NumPy returns, as for any array-like, so libraries that call NumPy get NumPy's arrays
-(except for the functions that write into an argument, which stay xnp's).
+(except for the functions that write into an argument, which stay xnp's). Other
+libraries' ufuncs (``scipy.special``'s) are ``xnp._foreign_ufuncs``'.
 """
 
 from __future__ import annotations
@@ -16,16 +17,23 @@ import numpy as np
 import xnp
 from transforms.core import Tracer
 from xnp._array import ndarray
+from xnp._foreign_ufuncs import call_foreign_ufunc
 from xnp._ufuncs import UFUNCS
 from xnp._util import numpy_values
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    module = getattr(ufunc, "__module__", None)     # SciPy's ufuncs have none
+    if module not in ("numpy", "numpy.strings"):
+        # Another library's ufunc (scipy.special.gammaln, expit, ...): never xnp's ufunc
+        # of the same name.
+        return call_foreign_ufunc(ufunc, method, inputs, kwargs,
+                                  _holds_tracer(inputs) or _holds_tracer(kwargs))
     xuf = UFUNCS.get(ufunc.__name__)
     if xuf is None:
         # matmul, vecdot, ... are functions here; numpy.strings' ufuncs (str_len, isalpha,
         # ...) are xnp.strings' functions.
-        home = xnp.strings if ufunc.__module__ == "numpy.strings" else xnp
+        home = xnp.strings if module == "numpy.strings" else xnp
         fn = getattr(home, ufunc.__name__, None)
         if fn is None or method != "__call__":
             return NotImplemented
@@ -45,10 +53,13 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 def array_function(self, func, types, args, kwargs):
-    if func.__name__ not in _WRITES_INTO_ARGUMENTS and all(t is ndarray for t in types) \
-            and not _holds_tracer(args) and not _holds_tracer(kwargs):
-        # Concrete arrays only: NumPy's own function on their values, so libraries that
-        # call NumPy (SciPy's optimizers hand np.atleast_1d(g) to Fortran, which takes
+    if func.__name__ not in _WRITES_INTO_ARGUMENTS \
+            and all(t is ndarray or t is np.ndarray for t in types) \
+            and not _holds_tracer(args) and not _holds_tracer(kwargs) \
+            and not _xnp_out(kwargs.get("out")):
+        # Concrete arrays only (also mixed with NumPy's, as in SciPy's
+        # ``np.vstack([y0] + steps)``): NumPy's own function on their values, so libraries
+        # that call NumPy (SciPy's optimizers hand np.atleast_1d(g) to Fortran, which takes
         # only numpy.ndarray) get what NumPy returns, as for any array-like.
         return func(*numpy_values(args), **numpy_values(kwargs))
     target = xnp
@@ -70,6 +81,13 @@ def array_function(self, func, types, args, kwargs):
 # flags and the buffers other arrays share.
 _WRITES_INTO_ARGUMENTS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
                                     "put_along_axis"})
+
+
+def _xnp_out(out) -> bool:
+    """Whether ``out=`` names an xnp array: NumPy would write into it, so xnp's function
+    (which writes into xnp arrays) runs."""
+    return type(out) is ndarray or (type(out) is tuple and any(type(o) is ndarray
+                                                             for o in out))
 
 
 def _holds_tracer(obj) -> bool:

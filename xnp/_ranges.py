@@ -24,7 +24,7 @@ from xnp._shapes import (
     transpose_v,
     value,
 )
-from xnp._util import broadcast_to_v, cast_v, normalize_axis, raw, to_dtype
+from xnp._util import broadcast_to_v, cast_v, check_device, normalize_axis, raw, to_dtype
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
 
@@ -59,6 +59,8 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None,
     ``delta`` the difference of the first two in the result dtype. The endpoints must be
     concrete (they decide the length).
     """
+    if device is not None:
+        check_device(device)
     if dtype is None and _small_ints(start_or_stop, stop, step):
         return wrap(_int_range(start_or_stop, stop, step))
     args = [_range_scalar(x, "xnp.arange") for x in (start_or_stop, stop, step)]

@@ -434,6 +434,9 @@ def std(a, axis: Axis = None, dtype=None, out=None, ddof=0,
         keepdims: builtins.bool = False, *, where=True, mean=None, correction=None):
     """Standard deviation: the square root of :func:`var`."""
     r = var_v(strong_v(a), axis, dtype, _ddof(ddof, correction), keepdims, where, mean)
+    if get_aval(r).dtype.kind == "O":   # each element's own square root, as NumPy's loop
+        from xnp._ufuncs import UFUNCS
+        return store(raw(UFUNCS["sqrt"](r)), out, "std")
     from xnp._ufunc_composites import sqrt_of_spread_v  # _ufuncs imports this module
     return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "std")
 

@@ -41,6 +41,8 @@ def raw(x: Any):
         inner = x.__array__() if hasattr(type(x), "__array__") else None
         if type(inner) is ndarray:
             return inner._value
+        if isinstance(e, ValueError):   # NumPy's own error (``__array__`` gave no array)
+            raise
         raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array: {e}") from e
 
 
@@ -195,3 +197,11 @@ def truth_v(v):
 def where_v(condition, x, y):
     """``where`` on values: NEP 50 promotion of x and y, broadcasting of all three."""
     return lax.select_n_p.bind(truth_v(condition), y, x)
+
+
+def check_device(device) -> None:
+    """NumPy's check of a ``device=`` argument: xnp arrays live on "cpu" (None: the
+    default)."""
+    if device != "cpu":
+        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: '
+                         f'{device}')
