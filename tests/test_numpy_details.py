@@ -566,3 +566,17 @@ def test_in_place_sort_methods_refuse_axis_none(method, args):
         assert type(err) is TypeError
         assert str(err) == "'NoneType' object cannot be interpreted as an integer"
         assert a.tolist() == [[9, 8, 7, 6, 5], [4, 3, 2, 1, 0]]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.arange(stop=3), lambda m: m.arange(start=1, stop=4),
+    lambda m: m.arange(2, step=1), lambda m: m.arange(0, 5, 2, float),
+    lambda m: m.arange(start=3), lambda m: m.arange(), lambda m: m.arange(1, start=2, stop=3),
+])
+def test_arange_keywords_as_numpy(call):
+    def outcome(m):
+        try:
+            return repr(call(m))
+        except TypeError as e:
+            return f"TypeError: {e}"
+    assert outcome(xnp) == outcome(np)

@@ -50,15 +50,30 @@ def _scalar_dtype(x) -> np.dtype:
     return np.asarray(x).dtype
 
 
-def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None,
-           like=None) -> ndarray:
-    """Evenly spaced values in ``[start, stop)``, as :func:`numpy.arange`.
+def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, start=None,
+           device=None, like=None) -> ndarray:
+    """Evenly spaced values in ``[start, stop)``, as :func:`numpy.arange`:
+    ``arange(stop)``, ``arange(start, stop[, step])``, or by keywords (``arange(stop=3)``,
+    ``arange(start=1, stop=4)``).
 
     The length and values are NumPy's exactly: ``ceil((stop - start) / step)`` elements,
     the first two ``start`` and ``start + step`` and the others ``start + i * delta`` with
     ``delta`` the difference of the first two in the result dtype. The endpoints must be
     concrete (they decide the length).
     """
+    if start is not None:
+        if start_or_stop is not None:
+            raise TypeError("argument for arange() given by name ('start') and position "
+                            "(position 0)")
+        start_or_stop = start
+        if stop is None:
+            raise TypeError("arange() requires stop to be specified.")
+    elif start_or_stop is None:
+        if stop is None:
+            raise TypeError("arange() requires stop to be specified.")
+        start_or_stop = 0
+    if step is None:
+        step = 1
     if device is not None:
         check_device(device)
     if dtype is None and _small_ints(start_or_stop, stop, step):
