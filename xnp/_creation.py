@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from transforms.core import _EVAL_TRACE, ConcretizationTypeError, Tracer, _n_active, _state
+from transforms.core import ConcretizationTypeError, Tracer, is_eager
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -239,7 +239,7 @@ _FLOAT64 = np.dtype(float)
 
 def _constant(shape: tuple, number, dtype) -> ndarray:
     dt = _FLOAT64 if dtype is None else to_dtype(dtype)
-    if not _n_active[0] or _state.trace is _EVAL_TRACE:
+    if is_eager():
         # Nothing is traced: NumPy builds the buffer itself, as the primitive would
         # (zeros from calloc'ed memory, as numpy.zeros).
         return wrap(np.zeros(shape, dt) if number == 0 else np.full(shape, number, dt))
@@ -251,8 +251,7 @@ def _constant(shape: tuple, number, dtype) -> ndarray:
 def _plain_eager(dtype, order) -> bool:
     """Whether a constant array can come straight from NumPy's constructor: nothing is
     traced, C order, and a dtype NumPy reads as xnp does (None or a scalar type)."""
-    return (dtype is None or type(dtype) is type) and order == "C" and (
-        not _n_active[0] or _state.trace is _EVAL_TRACE)
+    return (dtype is None or type(dtype) is type) and order == "C" and is_eager()
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
