@@ -291,6 +291,13 @@ ENTRIES += [
                                  max_value=9).map(lambda a: Sample((a, a), {
                                      "dimension_numbers": (((2,), (2,)), ((0,), (0,)))})),
          lambda x, y, dimension_numbers: np.einsum("bik,bjk->bij", x, y), rtol=1e-5),
+    # batched outer products (no contraction; the transpose of a batched matrix-vector
+    # product), with the batch dimension of the right operand not in front
+    _lax("dot_general", S.arrays(st.sampled_from(_NUM), (2, 3, 4), min_value=-9,
+                                 max_value=9).map(lambda a: Sample((a, a), {
+                                     "dimension_numbers": (((), ()), ((0,), (1,)))})),
+         lambda x, y, dimension_numbers: np.einsum("bij,kbl->bijkl", x, y), rtol=1e-5,
+         id="lax.dot_general_batched_outer"),
     _lax("concatenate", S.arrays(st.sampled_from(S.ALL), S.shapes(min_dims=1)).map(
         lambda a: Sample((a, a), {"dimension": 0})),
         lambda x, y, dimension: np.concatenate([x, y], axis=dimension)),

@@ -181,7 +181,11 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         except KeyError:
             single, nums = argnums_of[len(args)] = _argnums_tuple(argnums, len(args), "grad")
         diff_args = tuple(args[i] for i in nums)
-        leaves, in_tree = tree_flatten(diff_args)
+        # Arrays in and one array out (the common call) skip the pytree machinery.
+        if all(type(a) in core._handle_types for a in diff_args):
+            leaves, in_tree = diff_args, None
+        else:
+            leaves, in_tree = tree_flatten(diff_args)
         ps = []
         for leaf in leaves:
             v = core.unwrap(leaf)
@@ -192,11 +196,15 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
         def flat_fun(*handles):
             full = list(args)
-            for i, a in zip(nums, tree_unflatten(in_tree, handles)):
+            for i, a in zip(nums, handles if in_tree is None else
+                            tree_unflatten(in_tree, handles)):
                 full[i] = a
             out = fun(*full, **kwargs)
             if has_aux:
                 out = _take_aux(out, aux_store)
+            if type(out) in core._handle_types:
+                out_store.append(None)
+                return [out]
             out_leaves, out_tree = tree_flatten(out)
             out_store.append(out_tree)
             return out_leaves
@@ -210,9 +218,12 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         _check_scalar_aval(out_aval, holomorphic)
         one = np.ones(out_aval.shape, out_aval.dtype)
         cts = ad.backward_pass(linear.jaxpr, linear.consts, [one])
-        grads = tree_unflatten(in_tree, [core.wrap(ad.instantiate(c)) for c in cts])
+        grads = [core.wrap(ad.instantiate(c)) for c in cts]
+        grads = tuple(grads) if in_tree is None else tree_unflatten(in_tree, grads)
         g = grads[0] if single else grads
-        out = tree_unflatten(out_tree, [core.wrap(outs[0])])
+        out = core.wrap(outs[0])
+        if out_tree is not None:
+            out = tree_unflatten(out_tree, [out])
         return ((out, aux_store[0]), g) if has_aux else (out, g)
     return wrapper
 

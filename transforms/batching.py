@@ -153,6 +153,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    # The common call, arrays in with int/None axes and one array out, skips the pytree
+    # machinery (a third of the cost of a small vmap).
+    flat_in_axes = _is_axis(in_axes) or (isinstance(in_axes, tuple) and
+                                         all(_is_axis(a) for a in in_axes))
+    single_out_axis = _is_axis(out_axes)
 
     @functools.wraps(fun)
     def batched(*args, **kwargs):
@@ -161,10 +166,15 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
                              f"corresponding to the positional arguments passed to the "
                              f"function, but got len(in_axes)={len(in_axes)}, "
                              f"len(args)={len(args)}")
-        axes = _flatten_axes("in_axes", args, in_axes if isinstance(in_axes, tuple)
-                             else (in_axes,) * len(args) if args else ())
-        leaves, in_tree = tree_flatten((args, kwargs))
-        axes = axes + [0] * (len(leaves) - len(axes))
+        flat = flat_in_axes and not kwargs and all(_is_array(x) for x in args)
+        if flat:
+            leaves = args
+            axes = list(in_axes) if isinstance(in_axes, tuple) else [in_axes] * len(args)
+        else:
+            axes = _flatten_axes("in_axes", args, in_axes if isinstance(in_axes, tuple)
+                                 else (in_axes,) * len(args) if args else ())
+            leaves, in_tree = tree_flatten((args, kwargs))
+            axes = axes + [0] * (len(leaves) - len(axes))
         values = [core.unwrap(x) for x in leaves]
         size = _axis_size(values, axes, axis_size, args)
         with core.new_trace(BatchTrace(size, axis_name)) as trace:
@@ -179,16 +189,20 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
                                      f"{ax}, which implies that its rank should be at least "
                                      f"{ax + 1 if ax >= 0 else -ax}, but is only {nd}")
                 ins.append(core.wrap(BatchTracer(trace, v, ax % nd)))
-            a, kw = tree_unflatten(in_tree, ins)
-            # An argument mapped nowhere reaches fun as the very object passed in (a
-            # rebuilt dict would have its keys sorted).
-            a = tuple(orig if ax is None else new for orig, new, ax in
-                      zip(args, a, in_axes if isinstance(in_axes, tuple) else
-                          (in_axes,) * len(args)))
-            out = fun(*a, **kw)
-            out_leaves, out_tree = tree_flatten(out)
+            if flat:
+                out = fun(*ins)
+            else:
+                a, kw = tree_unflatten(in_tree, ins)
+                # An argument mapped nowhere reaches fun as the very object passed in
+                # (a rebuilt dict would have its keys sorted).
+                a = tuple(orig if ax is None else new for orig, new, ax in
+                          zip(args, a, in_axes if isinstance(in_axes, tuple) else
+                              (in_axes,) * len(args)))
+                out = fun(*a, **kw)
+            single = single_out_axis and type(out) in core._handle_types
+            out_leaves, out_tree = ([out], None) if single else tree_flatten(out)
             outs = [trace.lift(core.unwrap(o)) for o in out_leaves]
-        oaxes = _flatten_axes("out_axes", out, out_axes)
+        oaxes = [out_axes] if single else _flatten_axes("out_axes", out, out_axes)
         results = []
         for (v, d), ax in zip(outs, oaxes):
             if ax is None:
@@ -203,8 +217,17 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
             v = _broadcast_batch(v, size, ax % nd) if d is None else \
                 _moveaxis(v, d, ax % nd)
             results.append(core.wrap(v))
-        return tree_unflatten(out_tree, results)
+        return results[0] if single else tree_unflatten(out_tree, results)
     return batched
+
+
+def _is_axis(a) -> bool:
+    return a is None or type(a) is int
+
+
+def _is_array(x) -> bool:
+    t = type(x)
+    return t in core._handle_types or t is _ndarray
 
 
 def _axis_size(values, axes, axis_size, args):

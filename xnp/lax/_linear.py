@@ -62,6 +62,15 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         out = x.reshape(x.shape + (1,) * y.ndim) * y
         return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     lf, rf = _free_dims(x.ndim, lc, lb), _free_dims(y.ndim, rc, rb)
+    if not lc:
+        # Batched outer products (per-example gradients): one broadcast multiply, where
+        # matmul would loop over many 1-deep products.
+        xt = np.transpose(x, (*lb, *lf))
+        yt = np.transpose(y, (*rb, *rf))
+        nb = len(lb)
+        out = (xt.reshape(xt.shape + (1,) * len(rf)) *
+               yt.reshape(yt.shape[:nb] + (1,) * len(lf) + yt.shape[nb:]))
+        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
     xt = np.transpose(x, (*lb, *lf, *lc))
     yt = np.transpose(y, (*rb, *rc, *rf))
     bshape = xt.shape[:len(lb)]
