@@ -26,7 +26,7 @@ from transforms.jaxpr import Literal, StagingTrace, StagingTracer
 
 __all__ = ["Zero", "JVPTrace", "JVPTracer", "jvp_flat", "linearize_flat",
            "backward_pass", "UndefinedPrimal", "instantiate", "zeros_like_aval",
-           "add_tangents", "tangent_aval"]
+           "add_tangents", "tangent_aval", "bind_primal"]
 
 
 class Zero:
@@ -227,6 +227,28 @@ class LinearTape(StagingTrace):
         with core.set_current_trace(self.parent):
             from transforms import custom_derivatives
             return custom_derivatives.bind_custom(kind, args, params)
+
+
+def bind_primal(prim, primals, params):
+    """``prim.bind(*primals, **params)`` for a JVP rule's primal work.
+
+    Under linearize the current trace is the tape, which only forwards such calls: no
+    primal is ever one of its tracers (primals come from the inputs and from primal
+    work, and the tape only records equations on tangents). The call goes straight to
+    the trace below the tape instead, saving a level of dispatch per primitive.
+    """
+    trace = core._state.trace
+    if type(trace) is not LinearTape:
+        return prim.bind(*primals, **params)
+    parent = trace.parent
+    if parent is core._EVAL_TRACE:
+        return prim.impl(*primals, **params)
+    state = core._state
+    state.trace = parent
+    try:
+        return core.bind_in(parent, prim, primals, params)
+    finally:
+        state.trace = trace
 
 
 def linearize_flat(fun: Callable, primals: Sequence):

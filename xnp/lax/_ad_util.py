@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from transforms import ad
-from transforms.ad import UndefinedPrimal, Zero, add_tangents, instantiate, is_undefined
+from transforms.ad import (
+    UndefinedPrimal,
+    Zero,
+    add_tangents,
+    bind_primal,
+    instantiate,
+    is_undefined,
+)
 from transforms.core import Tracer, get_aval
 
 __all__ = ["defjvp", "defjvp_ans", "defjvp_zero", "deflinear", "deftranspose", "fit",
@@ -81,7 +88,7 @@ def defjvp(prim, *rules, use_ans: bool = False):
     (``rule(g, ans, *primals)`` with ``use_ans``), giving that argument's contribution;
     ``None`` marks an argument with no derivative. Contributions are summed."""
     def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
+        out = bind_primal(prim, primals, params)
         dtype = out.dtype if type(out) is np.ndarray else get_aval(out).dtype
         if not (dtype.kind in "fc" or dtype.name == "bfloat16"):
             return out, Zero.of_value(out)
@@ -133,7 +140,7 @@ def defjvp_ans(prim, *rules):
 def defjvp_zero(prim):
     """A piecewise-constant primitive: its tangent is zero."""
     def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
+        out = bind_primal(prim, primals, params)
         if prim.multiple_results:
             return out, [Zero(ad.tangent_aval(get_aval(o))) for o in out]
         return out, Zero(ad.tangent_aval(get_aval(out)))
@@ -158,7 +165,7 @@ def deflinear(prim, transpose):
     tangents (zeros instantiated), and ``transpose(ct, *args, **params)`` its transpose
     (never called with a symbolic zero cotangent, see :func:`deftranspose`)."""
     def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
+        out = bind_primal(prim, primals, params)
         ts = [instantiate(t) for t in tangents]
         return out, prim.bind(*ts, **params)
     prim.jvp = jvp

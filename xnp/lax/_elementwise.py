@@ -149,7 +149,7 @@ __all__ = [name for name in dir() if name.endswith("_p")]
 
 
 # --- derivatives: one line per primitive -------------------------------------------------------
-from transforms.ad import is_differentiable, tangent_aval  # noqa: E402
+from transforms.ad import bind_primal, is_differentiable, tangent_aval  # noqa: E402
 from transforms.core import get_aval  # noqa: E402
 from xnp.lax._ad_util import (  # noqa: E402
     Zero,
@@ -229,7 +229,7 @@ def _sub_jvp(one_sided):
         tx, ty = tangents
         if type(tx) is Zero or type(ty) is Zero:
             return one_sided(primals, tangents, **params)
-        out = sub_p.bind(*primals, **params)
+        out = bind_primal(sub_p, primals, params)
         oaval = get_aval(out)
         if not is_differentiable(oaval):
             return out, Zero(tangent_aval(oaval))
@@ -297,7 +297,7 @@ def _div_transpose(ct, x, y):
 def _bilinear_mul_jvp(primals, tangents):
     x, y = primals
     tx, ty = tangents
-    out = mul(x, y)
+    out = bind_primal(mul_p, primals, {})
     oaval = get_aval(out)
     total = Zero(tangent_aval(oaval))
     if type(tx) is not Zero:

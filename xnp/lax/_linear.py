@@ -93,7 +93,7 @@ __all__ = ["dot_general_p"]
 # --- derivatives ---------------------------------------------------------------------------------
 # Bilinear: the JVP is the sum of the two products with one tangent each; each transpose is
 # another dot_general (no conjugation: the pairing is real(sum(u * v)), as JAX).
-from transforms.ad import tangent_aval  # noqa: E402
+from transforms.ad import bind_primal, tangent_aval  # noqa: E402
 from transforms.core import get_aval  # noqa: E402
 from xnp.lax._ad_util import (  # noqa: E402
     Zero,
@@ -110,7 +110,7 @@ from xnp.lax._structural import transpose_p  # noqa: E402
 def _dot_general_jvp(primals, tangents, *, dimension_numbers, preferred_element_type=None):
     (x, y), (tx, ty) = primals, tangents
     kw = dict(dimension_numbers=dimension_numbers, preferred_element_type=preferred_element_type)
-    out = dot_general_p.bind(x, y, **kw)
+    out = bind_primal(dot_general_p, (x, y), kw)
     oaval = tangent_aval(get_aval(out))
     t = Zero(oaval)
     if type(tx) is not Zero:
