@@ -73,6 +73,21 @@ def test_numpy_interop(pair):
     np.testing.assert_array_equal(out, a + 1)
 
 
+@pytest.mark.parametrize("scalar", [np.float32(0.5), np.float64(0.5), np.int8(3),
+                                    np.complex64(1j)])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int64", "bool"])
+def test_numpy_scalar_operators_on_xnp_arrays(scalar, dtype):
+    # numpy_scalar * x reaches xnp through __array_ufunc__ (a float32 learning rate in
+    # an SGD update): an xnp array with NumPy's value and NEP 50 dtype, also reflected.
+    a = np.arange(1, 5).astype(dtype)
+    x = xnp.asarray(a)
+    for op in (lambda s, v: s * v, lambda s, v: s - v, lambda s, v: s + v,
+               lambda s, v: np.maximum(s, v)):
+        got, want = op(scalar, x), op(scalar, a)
+        assert isinstance(got, xnp.ndarray)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+
 def test_array_function_dispatch(pair):
     # NumPy's functions on concrete xnp arrays return what NumPy returns (libraries that
     # call NumPy get ndarrays); on traced ones they dispatch to xnp's (test_autodiff).

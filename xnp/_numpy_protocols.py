@@ -18,7 +18,7 @@ import xnp
 from transforms.core import Tracer
 from xnp._array import ndarray
 from xnp._foreign_ufuncs import call_foreign_ufunc
-from xnp._ufuncs import UFUNCS
+from xnp._ufuncs import FUNCTIONS, UFUNCS
 from xnp._util import numpy_values
 
 
@@ -29,6 +29,12 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         # of the same name.
         return call_foreign_ufunc(ufunc, method, inputs, kwargs,
                                   _holds_tracer(inputs) or _holds_tracer(kwargs))
+    if method == "__call__" and not kwargs and module == "numpy":
+        # The common case, ``numpy_scalar * x`` (a float32 learning rate): xnp's fast
+        # callable, as ``x * numpy_scalar`` gets.
+        fast = FUNCTIONS.get(ufunc.__name__)
+        if fast is not None:
+            return fast(*inputs)
     xuf = UFUNCS.get(ufunc.__name__)
     if xuf is None:
         # matmul, vecdot, ... are functions here; numpy.strings' ufuncs (str_len, isalpha,
