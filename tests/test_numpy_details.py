@@ -57,6 +57,19 @@ def test_mean_of_empty_slice_message():
         xnp.mean(xnp.asarray([]))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64"])
+def test_mean_and_var_compute_in_the_input_precision(dtype):
+    # NumPy's mean divides the sum by a Python int count (weakly typed): no float64 step
+    # appears in a float32 mean (it did, and cost two full-size conversions under grad
+    # and jit). var divides by numpy.maximum(count - ddof, 0), an int64, as NumPy does.
+    a = (np.arange(1, 13) / 7).astype(dtype).reshape(3, 4)
+    text = str(xnp.make_jaxpr(lambda x: (xnp.mean(x, axis=0), xnp.mean(x)))(a))
+    assert "f64" not in text and "c128" not in text
+    for fn in ("mean", "var", "std"):
+        got, want = getattr(xnp, fn)(xnp.asarray(a), axis=1), getattr(np, fn)(a, axis=1)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+
 def test_string_arrays_compare_with_str():
     words = np.array(["fox", "dog", "fox"])
     x = xnp.asarray(words)

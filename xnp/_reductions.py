@@ -124,9 +124,8 @@ def count_v(shape: tuple, axes: tuple, where, name: str):
 
 
 def divide_v(total, count, dtype: np.dtype):
-    """``total / count`` cast back to ``dtype``, as NumPy's ``true_divide(..., out=total)``."""
-    if type(count) is int:
-        count = np.int64(count)
+    """``total / count`` cast back to ``dtype``, as NumPy's ``true_divide(..., out=total)``.
+    A Python int count is weakly typed, as NumPy's: a float32 total is divided in float32."""
     q = lax.div_p.bind(total, count)
     return cast_v(q, dtype)
 
