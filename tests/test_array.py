@@ -301,6 +301,54 @@ def test_flat_reads_and_iterates_as_numpy():
     np.testing.assert_array_equal(got.flat.copy(), ref.flat.copy())
 
 
+_FLAT_KEYS = [(), (1,), ..., True, False, [True, 1], [1.0, 2.0], 1.5, np.array(True),
+              np.array([[1, 2]]), np.array([], "S"), None, (1, 2), [True, False, True],
+              np.zeros(10, bool), np.zeros((3, 3), bool), np.array(["a"], "S"),
+              np.array([1.0])]
+
+
+def _outcome(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            out = np.asarray(fn())
+        except IndexError as e:
+            return "IndexError", str(e), len(w)
+    return out.tolist(), str(out.dtype), len(w)
+
+
+@pytest.mark.parametrize("k", range(len(_FLAT_KEYS)))
+def test_flat_keys_follow_numpy(k):
+    key = _FLAT_KEYS[k]
+    ref, got = np.arange(9).reshape(3, 3), xnp.arange(9).reshape(3, 3)
+    assert _outcome(lambda: got.flat[key]) == _outcome(lambda: ref.flat[key])
+
+    def write(a):
+        a.flat[key] = 7
+        return a
+    assert _outcome(lambda: write(got)) == _outcome(lambda: write(ref))
+
+
+@pytest.mark.parametrize("key", [3, -1, np.int64(2), 9, -10])
+@pytest.mark.parametrize("value", [5.0, [5.0], np.array([5.0]), [1.0, 2.0], np.array(4.0)])
+def test_flat_single_item_assignment_as_numpy(key, value):
+    ref, got = np.arange(9.0).reshape(3, 3), xnp.arange(9.0).reshape(3, 3)
+
+    def write(a):
+        try:
+            a.flat[key] = value
+        except (IndexError, ValueError) as e:
+            return type(e)
+        return np.asarray(a).tolist()
+    assert write(got) == write(ref)
+
+
+def test_flat_indexed_by_flat():
+    ref, got = np.arange(9).reshape(3, 3), xnp.arange(9).reshape(3, 3)
+    b = np.array([0, 5, 6])
+    np.testing.assert_array_equal(got.flat[xnp.asarray(b).flat], ref.flat[b.flat])
+
+
 def test_flat_write_differentiates_and_compiles():
     def f(x):
         a = xnp.zeros(4)

@@ -368,3 +368,27 @@ def test_grad_of_jit_and_vmap_composed():
     g = xnp.jit(xnp.grad(loss))(xnp.asarray(batch))
     counts = np.array([1.0, 2.0, 3.0, 3.0, 2.0, 1.0])
     np.testing.assert_allclose(np.asarray(g), 2 * batch * counts, rtol=1e-12)
+
+
+def test_strides_leaving_a_view_read_its_base_as_numpy():
+    # scipy-lecture-notes' stride-diagonal exercise: the super- and sub-diagonals are read
+    # from views a[0, 1:] and a[1:, 0] with the stride of the diagonal of a
+    a = np.arange(1, 10, dtype=np.int32).reshape(3, 3)
+    xa = xnp.asarray(a)
+    item = a.itemsize
+    for view, shape, strides in [
+        (lambda v: v[0, 1:], (2,), (4 * item,)),
+        (lambda v: v[1:, 0], (2,), (4 * item,)),
+        (lambda v: v[2:, 2:], (3,), (-4 * item,)),
+        (lambda v: v[1:, 1:].T, (2, 2), (item, 3 * item)),
+        (lambda v: v.reshape(9)[4:], (2, 2), (-3 * item, item)),
+    ]:
+        _same(as_strided(view(xa), shape, strides),
+              np_as_strided(view(a), shape, strides).copy())
+    with pytest.raises(ValueError, match="outside"):
+        as_strided(xa[2:, 2:], (2,), (item,))       # past the end of a as well
+
+    def f(v):
+        return xnp.sum(as_strided(v[2:], (3,), (-8,)) * xnp.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(np.asarray(xnp.grad(f)(xnp.arange(5.0))), [3, 2, 1, 0, 0])
+    assert float(xnp.jit(f)(xnp.arange(5.0))) == 4.0

@@ -453,3 +453,50 @@ def test_det_derivatives_at_regular_matrices():
     check_grads(xnp.linalg.det, [rng.standard_normal((2, 3, 3))], order=2)
     check_grads(xnp.linalg.det, [rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))],
                 order=1)
+
+
+# --- found by running JAX's api_test (APITest) against xnp --------------------------------
+
+def test_aux_of_an_inner_grad_is_differentiable_outside():
+    # aux leaves the inner transformation, not the outer ones: d/dx (x**3) = 3 x**2
+    def via(transform):
+        def f(x):
+            return transform(lambda x: (x ** 3, [x ** 3]), has_aux=True)(x)[1][0]
+        return f
+
+    for t in (xnp.grad, xnp.jacfwd, xnp.jacrev):
+        np.testing.assert_allclose(xnp.grad(via(t))(4.0), 48.0)
+        np.testing.assert_allclose(xnp.jit(xnp.grad(via(t)))(4.0), 48.0)
+    np.testing.assert_allclose(
+        xnp.grad(lambda x: xnp.vjp(lambda x: (x ** 2, x ** 3), x, has_aux=True)[2])(2.0), 12.0)
+    np.testing.assert_allclose(xnp.vmap(xnp.grad(via(xnp.grad)))(np.array([1.0, 2.0])),
+                               [3.0, 12.0])
+
+
+def test_jvp_and_linearize_with_aux():
+    f = lambda x: (xnp.sin(x), {"c": xnp.cos(x)})
+    x = np.array([0.3, 1.2])
+    out, tangent, aux = xnp.jvp(f, (x,), (np.ones(2),), has_aux=True)
+    np.testing.assert_allclose(out, np.sin(x))
+    np.testing.assert_allclose(tangent, np.cos(x))
+    np.testing.assert_allclose(aux["c"], np.cos(x))
+    out, f_jvp, aux = xnp.linearize(f, x, has_aux=True)
+    np.testing.assert_allclose(f_jvp(2 * np.ones(2)), 2 * np.cos(x))
+    np.testing.assert_allclose(aux["c"], np.cos(x))
+
+
+def test_jacobians_keep_the_signature_for_jit_static_argnames():
+    def f(x, flag):
+        return x * x if flag else xnp.zeros_like(x)
+
+    for t in (xnp.grad, xnp.jacfwd, xnp.jacrev):
+        g = xnp.jit(t(f), static_argnames=["flag"])
+        np.testing.assert_allclose(g(3.0, True), 6.0)
+        np.testing.assert_allclose(g(3.0, False), 0.0)
+
+
+def test_linearized_function_checks_tangent_shapes():
+    _, f_jvp = xnp.linearize(xnp.sum, np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(f_jvp(np.array([1.0, 1.0, 2.0])), 4.0)
+    with pytest.raises(ValueError, match="inconsistent with the original primal"):
+        f_jvp(np.ones((3, 2)))

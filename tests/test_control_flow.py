@@ -349,3 +349,61 @@ def test_custom_rules_survive_inside_loop_bodies():
     close(grad(g)(2.0), want)
     close(jit(grad(g))(2.0), want)
     close(vmap(grad(g))(np.array([2.0, 2.0])), [want, want])
+
+
+# --- found by running JAX's lax_control_flow_test against xnp -----------------------------
+
+def test_linearize_of_jitted_while_loop():
+    # The primal outputs are computed by a loop over the primal carry only (they are
+    # not tangent-tape values); the tangent map runs the JVP loop.
+    from transforms import linearize
+    cond_fun = lambda x: x[0, 2] <= 8
+    body = lambda x: x * x
+    x = np.arange(9.0).reshape(3, 3)
+    ref = x ** 4                     # two steps: x[0, 2] = 2, then 4 <= 8, then 16 > 8
+    for f in (jit(lambda x: while_loop(cond_fun, body, x)),
+              lambda x: while_loop(cond_fun, body, x)):
+        y, f_lin = linearize(f, xnp.asarray(x))
+        close(y, ref)
+        close(f_lin(xnp.asarray(x)), 4 * x ** 4)      # d(x^4) = 4 x^3 dx with dx = x
+        close(jvp(f, (x,), (x,))[1], 4 * x ** 4)
+    with pytest.raises(TypeError, match="scan"):
+        grad(lambda x: jit(lambda x: while_loop(cond_fun, body, x))(x).sum())(x)
+
+
+def test_vmap_cond_batched_predicate_gradient_has_no_nan():
+    # Each member differentiates only the branch it takes: sqrt's infinite slope at 0
+    # in the branch a member does not take must not reach it as a NaN.
+    eps = 1e-3
+
+    def safe_sqrt(x):
+        return cond(x < eps, lambda _: eps, lambda _: xnp.sqrt(x), ())
+
+    x = np.array([0.0, 0.5, 4.0])
+    expected = [0.0, 0.5 / np.sqrt(0.5), 0.25]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        close(grad(lambda x: vmap(safe_sqrt)(x).sum())(x), expected)
+        close(jit(grad(lambda x: vmap(safe_sqrt)(x).sum()))(x), expected)
+        close(vmap(grad(safe_sqrt))(x), expected)
+
+
+def test_vmap_cond_batched_predicate_keeps_forwarded_operand_unbatched():
+    def f(x, y):
+        return cond(x < 3, lambda x, y: (x * 2, y), lambda x, y: (x * 3, y), x, y)
+
+    x = np.arange(5)
+    a, b = vmap(f, in_axes=(0, None), out_axes=(0, None))(x, np.asarray(3.0))
+    close(a, [0, 2, 4, 9, 12])
+    close(b, 3.0)
+    close(grad(lambda y: vmap(f, in_axes=(0, None))(x, y)[1].sum())(2.0), 5.0)
+
+
+def test_forwarded_python_scalar_outputs_are_arrays():
+    # jvp of a cond returning its (Python float) operand unchanged
+    fun = lambda x: cond(x < 3, lambda x: (x, x), lambda x: (2 * x, 4 * x), x)
+    primal, tangent = jvp(fun, (2.72,), (1.0,))
+    for out in (*primal, *tangent):
+        assert out.shape == () and out.ndim == 0 and out.size == 1
+        assert out.dtype == np.float64
+    close([float(v) for v in primal], [2.72, 2.72])
+    close([float(v) for v in tangent], [1.0, 1.0])

@@ -221,3 +221,162 @@ def test_where_under_errstate_raise_matches_numpy():
             assert m.divide(1.0, b, out=m.ones(4), where=b != 0).tolist() == [1, 1, 1, 0.5]
             with pytest.raises(FloatingPointError, match="divide by zero"):
                 m.divide(1.0, b, out=m.ones(4), where=b >= 0)
+
+
+# --- in-place functions and out= on a view write into its base (numpy-tutorials, SVD) -------
+_INPLACE_ON_VIEW = [
+    lambda m, v: m.fill_diagonal(v, 7.0),
+    lambda m, v: m.put(v, [0, 2], [5.0, 6.0]),
+    lambda m, v: v.put([0, 2], [5.0, 6.0]),
+    lambda m, v: m.place(v, v > 30, [9.0]),
+    lambda m, v: m.putmask(v, v > 30, 9.0),
+    lambda m, v: m.put_along_axis(v, m.zeros((v.shape[0], 1), dtype=int), 9.0, axis=1),
+    lambda m, v: m.add.at(v, (0, 1), 10.0),
+    lambda m, v: m.maximum.at(v, ([0, 1], [1, 0]), 100.0),
+    lambda m, v: m.divide.at(v, ([0, 1], [1, 0]), 4.0),
+    lambda m, v: m.clip(v, 2, 30, out=v),
+    lambda m, v: m.cumsum(v, axis=1, out=v),
+    lambda m, v: m.round(v / 3, out=v),
+    lambda m, v: m.mean(v[..., None], axis=-1, out=v),
+    lambda m, v: m.take(v.copy(), m.zeros(v.shape, dtype=int), out=v),
+    lambda m, v: m.concatenate([v[:1] * 0 + 7, v[1:]], out=v),
+    lambda m, v: m.einsum("ij->ij", v * 2, out=v),
+    lambda m, v: m.matmul(v, m.eye(v.shape[1]), out=v),
+]
+
+
+@pytest.mark.parametrize("write", _INPLACE_ON_VIEW)
+@pytest.mark.parametrize("view", [
+    lambda a: a[1], lambda a: a[1, :, :], lambda a: a[:, 1:3][0], lambda a: a[0].T,
+    lambda a: a[1][::2],
+])
+def test_inplace_function_on_view_writes_base(write, view):
+    def run(m):
+        a = m.arange(48.0).reshape(2, 6, 4)
+        write(m, view(a))
+        return np.asarray(a)
+    np.testing.assert_array_equal(run(xnp), run(np))
+
+
+def test_svd_tutorial_fill_diagonal_of_stacked_sigma():
+    # tutorial-svd: np.fill_diagonal(Sigma[j, :, :], s[j, :]) for each colour channel
+    rng = np.random.default_rng(0)
+    img = rng.random((3, 6, 5))
+    for m in (np, xnp):
+        U, s, Vt = m.linalg.svd(m.asarray(img))
+        Sigma = m.zeros((3, 6, 5))
+        for j in range(3):
+            m.fill_diagonal(Sigma[j, :, :], s[j, :])
+        np.testing.assert_allclose(np.asarray(U @ Sigma @ Vt), img, atol=1e-12)
+
+
+# --- a.dtype = t reinterprets the bytes in place (scipy-lecture-notes, advanced NumPy) ------
+def test_dtype_attribute_assignment_matches_numpy():
+    def run(m):
+        x = m.array([1, 2, 3, 4], dtype=m.uint8)
+        x.dtype = "<i2"
+        y = x.view("<i4")
+        x[1] = 5                        # seen through the later view, as in NumPy
+        z = m.arange(6.0).reshape(2, 3)
+        z.dtype = m.int32
+        out = [np.asarray(x), np.asarray(y), np.asarray(z)]
+        for bad in (lambda: setattr(m.arange(6.0).reshape(2, 3).T, "dtype", m.int32),
+                    lambda: setattr(m.arange(3.0), "dtype", m.complex128)):
+            with pytest.raises(ValueError):
+                bad()
+        return out
+    for got, want in zip(run(xnp), run(np)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+# --- x[mask] = u with a mask of all of x's axes (rougier's Mandelbrot: Z[I] = Z[I]**2 + C[I])
+@pytest.mark.parametrize("value", [np.ones((1, 1)), np.ones((1, 3)), np.ones((3, 1)),
+                                   np.ones(1), np.ones(3), np.ones((1, 1, 1)), 5, [[1, 2, 3]],
+                                   np.ones(2)])
+@pytest.mark.parametrize("key", ["mask", "tuple", "rows", "list"])
+@pytest.mark.parametrize("own", [True, False])
+def test_boolean_mask_assignment_matches_numpy(value, key, own):
+    def run(m):
+        a = m.array(np.arange(6.0).reshape(2, 3)) if own else m.arange(6.0).reshape(2, 3)
+        k = {"mask": a > 2, "tuple": (a > 2,), "rows": m.array([False, True]),
+             "list": [[False, False, True], [True, True, False]]}[key]
+        try:
+            a[k] = value
+        except (TypeError, ValueError) as e:
+            return type(e).__name__, str(e)
+        return np.asarray(a).tolist()
+    assert run(xnp) == run(np)
+
+
+def test_masked_iteration_writes_in_place_and_matches_numpy():
+    def run(m):
+        x = m.linspace(-2.0, 1.0, 40, dtype=m.float32)
+        c = x + m.linspace(-1.0, 1.0, 30, dtype=m.float32)[:, None] * 1j
+        n, z = m.zeros(c.shape, dtype=int), m.zeros(c.shape, m.complex64)
+        for k in range(30):
+            inside = m.less(abs(z), 2.0 ** 10)
+            n[inside] = k
+            z[inside] = z[inside] ** 2 + c[inside]
+        return np.asarray(n), np.asarray(z)
+    for got, want in zip(run(xnp), run(np)):
+        _bits_equal(got, want)
+
+
+# --- from numpy import * (jrjohansson's lectures): the lazily loaded names come too ---------
+def test_star_import_gives_numpys_lazy_names():
+    ns = {}
+    exec("from xnp import *", ns)
+    for name in ("ma", "polynomial", "testing", "char", "strings", "info", "typing",
+                 "__version__", "genfromtxt", "linalg", "random", "pi", "newaxis"):
+        assert name in ns, name
+    assert ns["polynomial"].Polynomial([1, 2])(2.0) == 5.0
+    assert "_methods" not in ns and "_numpy" not in ns
+
+
+# --- hypot rounds as NumPy's (C's hypot): Sobel magnitudes of a uint8 image are float16 ----
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+def test_hypot_matches_numpy_bits(dtype):
+    rng = np.random.default_rng(3)
+    n = 20000
+    if dtype == np.uint8:
+        x, y = rng.integers(0, 256, n).astype(dtype), rng.integers(0, 256, n).astype(dtype)
+    else:
+        x = rng.standard_normal(n) * np.exp(rng.standard_normal(n) * 3)
+        y = rng.standard_normal(n) * np.exp(rng.standard_normal(n) * 3)
+        if dtype == np.float64:
+            x[:n // 4] *= 2.0 ** rng.integers(-1074, 1024, n // 4)
+            y[:n // 4] *= 2.0 ** rng.integers(-1074, 1024, n // 4)
+        specials = [np.inf, np.nan, -np.inf, 0.0, 1e-300, 1.7e308, 5e-324, 1e200, -0.0]
+        x[:9], y[:9] = specials, [np.nan, np.inf, 1.0, 0.0, 1e-300, 1.7e308, 5e-324, 1e-200,
+                                  -2.0]
+        with np.errstate(all="ignore"):
+            x, y = x.astype(dtype), y.astype(dtype)
+    with np.errstate(all="ignore"):
+        _bits_equal(xnp.hypot(x, y), np.hypot(x, y))
+
+
+def test_del_item_raises_numpys_value_error():
+    # ageron's tools_numpy: ``del a[2, 3]`` is a ValueError, as NumPy's
+    for m in (np, xnp):
+        a = m.arange(12).reshape(3, 4)
+        for key in ((2, 3), 0, slice(None)):
+            with pytest.raises(ValueError, match="cannot delete array elements"):
+                del a[key]
+
+
+def test_iterating_a_1d_array_matches_numpy():
+    # PDSH 02.04: min(big_array), sum(L) iterate in Python; elements are NumPy's scalars
+    # and later elements reflect writes made during the loop
+    def run(m):
+        a = m.arange(5.0)
+        alias = a       # noqa: F841  (a second reference: xnp rebinds instead of writing)
+        seen = []
+        for i, e in enumerate(a):
+            seen.append((type(e), float(e)))
+            if i + 1 < 5:
+                a[i + 1] = e + 10
+        kinds = [[type(e) for e in m.array(v)] for v in ([True], [1 + 2j], ["ab"], [3])]
+        return seen, kinds, min(m.array([3.0, -1.0, 2.0])), sum(m.arange(4))
+    assert run(xnp) == run(np)
+    assert xnp.grad(lambda v: sum(e * e for e in v))(xnp.arange(3.0)).tolist() == [0, 2, 4]

@@ -6,46 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy_compare import equal as _equal
+from numpy_compare import run as _run
+from numpy_compare import same as _same
 
 import xnp
 from transforms.test_util import check_grads
-
-
-def _run(fn, m):
-    try:
-        return fn(m)
-    except Exception as e:   # noqa: BLE001 - the exception itself is compared
-        return e
-
-
-def _same(fn, *, message=None):
-    """``fn(numpy)`` and ``fn(xnp)`` agree: both raise the same exception type (whose
-    message contains ``message`` when given), or give equal values of one shape and
-    dtype (tuples and lists compared item by item)."""
-    want, got = _run(fn, np), _run(fn, xnp)
-    if isinstance(want, Exception):
-        kind = next(t for t in type(want).__mro__ if not t.__module__.startswith("numpy._"))
-        assert isinstance(got, kind), f"{got!r} instead of {want!r}"
-        if message is not None:
-            assert message in str(want) and message in str(got), (want, got)
-        return
-    assert not isinstance(got, Exception), f"xnp raised {got!r}, NumPy gave {want!r}"
-    _equal(want, got)
-
-
-def _equal(want, got):
-    if isinstance(want, (tuple, list)):
-        assert isinstance(got, (tuple, list)) and len(got) == len(want), (want, got)
-        for w, g in zip(want, got):
-            _equal(w, g)
-        return
-    if want is None or isinstance(want, (str, bool, int, float)):
-        assert want == got, (want, got)
-        return
-    w, g = np.asarray(want), np.asarray(got)
-    assert (w.shape, w.dtype) == (g.shape, g.dtype), (w.shape, w.dtype, g.shape, g.dtype)
-    np.testing.assert_array_equal(g, w)
-
 
 # --- reductions of a 0-d array take axis 0 or -1 ------------------------------------------------
 ZERO_D_REDUCTIONS = ["sum", "prod", "max", "min", "amax", "amin", "any", "all",

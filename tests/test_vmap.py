@@ -176,3 +176,51 @@ def test_batch_trace_is_used():
     seen = []
     xnp.vmap(lambda a: seen.append(type(a._value._trace)) or a)(xnp.asarray(np.ones(2)))
     assert seen == [BatchTrace]
+
+
+# --- found by running JAX's batching_test against xnp -------------------------------------
+
+def test_collectives_over_a_tuple_of_axis_names():
+    x = rng.normal(size=(2, 3))
+    inner = lambda v: (xnp.lax.psum(v, ("i", "j")), xnp.lax.pmax(v, ("j",)),
+                       xnp.lax.pmean(v, ("j", "i")), xnp.lax.axis_index(("i", "j")),
+                       xnp.lax.axis_index(("j", "i")), xnp.lax.psum(v, ()))
+    s, m, mean, ij, ji, same = xnp.vmap(xnp.vmap(inner, axis_name="j"), axis_name="i")(x)
+    np.testing.assert_allclose(s, np.full((2, 3), x.sum()))
+    np.testing.assert_allclose(m, np.repeat(x.max(axis=1, keepdims=True), 3, axis=1))
+    np.testing.assert_allclose(mean, np.full((2, 3), x.mean()))
+    np.testing.assert_array_equal(ij, [[0, 1, 2], [3, 4, 5]])     # i * 3 + j
+    np.testing.assert_array_equal(ji, [[0, 2, 4], [1, 3, 5]])     # j * 2 + i
+    np.testing.assert_allclose(same, x)
+    # x - psum over both axes, differentiated: check_grads against finite differences
+    from transforms.test_util import check_grads
+    f = xnp.vmap(xnp.vmap(lambda v: v * xnp.lax.psum(v, ("i", "j")), axis_name="j"),
+                 axis_name="i")
+    check_grads(f, (x,), order=2)
+
+
+def test_all_gather_of_an_outer_axis_and_its_vjp():
+    x = np.arange(15.0).reshape(3, 5)
+    gather = lambda name: (lambda v: xnp.lax.all_gather(v, name))
+    # the inner vmap (over j) gathers along the outer axis i: each element sees its column
+    res = xnp.vmap(xnp.vmap(gather("i"), axis_name="j"), axis_name="i", out_axes=None)(x)
+    np.testing.assert_allclose(res, x.T)
+    res = xnp.vmap(xnp.vmap(gather("i"), axis_name="i", out_axes=None), axis_name="j")(x)
+    np.testing.assert_allclose(res, x)
+    # vjp: member i's cotangent is the sum over members of their cotangents' row i
+    y_bar = rng.normal(size=(3, 3, 5))
+    x_bar, = xnp.vmap(lambda v, c: xnp.vjp(gather("i"), v)[1](c), axis_name="i")(x, y_bar)
+    np.testing.assert_allclose(x_bar, y_bar.sum(axis=0))
+
+
+def test_axes_specifications_must_be_ints_or_none():
+    # a bool is not an axis (True would otherwise map axis 1); nor is an array
+    x = np.ones((2, 3))
+    for bad in (True, (False,), (np.array([0, 1]),), {"a": 1.0}):
+        with pytest.raises(TypeError, match="in_axes must be an int, None"):
+            xnp.vmap(lambda a: a, in_axes=bad)
+    with pytest.raises(TypeError, match="out_axes must be an int, None"):
+        xnp.vmap(lambda a: a, out_axes=(True,))
+    np.testing.assert_allclose(xnp.vmap(lambda a: a.sum(), in_axes=[1])(x), x.sum(axis=0))
+    with pytest.raises(ValueError, match="tree prefix"):
+        xnp.vmap(lambda a: a, in_axes=([0],))(x)       # a list where an array is

@@ -210,6 +210,10 @@ class LinearTape(StagingTrace):
                 if split is not None:
                     return split(self, args, params)
                 return super().process_primitive(prim, args, params)
+        return self.forward(prim, args, params)
+
+    def forward(self, prim, args, params):
+        """Bind ``prim`` on values that are not the tape's in the trace below it."""
         parent = self.parent
         if parent is core._EVAL_TRACE:       # eager linearize: primal work runs at once
             return prim.impl(*args, **params)
@@ -223,7 +227,9 @@ class LinearTape(StagingTrace):
     def process_custom(self, kind, args, params):
         for x in args:
             if type(x) is StagingTracer and x._trace is self:
-                raise TypeError("custom derivative rules must be linear in the tangents")
+                # a custom function applied to tangents (inside a rule, which must use
+                # them linearly, as JAX's do): its plain function goes on the tape
+                return params["call"](*args)
         with core.set_current_trace(self.parent):
             from transforms import custom_derivatives
             return custom_derivatives.bind_custom(kind, args, params)
@@ -240,15 +246,7 @@ def bind_primal(prim, primals, params):
     trace = core._state.trace
     if type(trace) is not LinearTape:
         return prim.bind(*primals, **params)
-    parent = trace.parent
-    if parent is core._EVAL_TRACE:
-        return prim.impl(*primals, **params)
-    state = core._state
-    state.trace = parent
-    try:
-        return core.bind_in(parent, prim, primals, params)
-    finally:
-        state.trace = trace
+    return trace.forward(prim, primals, params)
 
 
 def linearize_flat(fun: Callable, primals: Sequence):

@@ -40,10 +40,11 @@ def _check_value(x, fname):
     return v
 
 
-def jvp(fun: Callable, primals: Sequence, tangents: Sequence):
+def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = False):
     """Forward-mode: ``(fun(*primals), J(primals) @ tangents)`` for pytrees of arrays.
 
-    ``tangents`` must match ``primals`` in structure, shapes and (inexact) dtypes.
+    ``tangents`` must match ``primals`` in structure, shapes and (inexact) dtypes. With
+    ``has_aux``, ``fun`` returns ``(output, aux)`` and ``aux`` is returned third.
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primal and tangent arguments must be tuples or lists, got "
@@ -64,19 +65,24 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence):
             continue
         ts.append(core.unwrap(t))
     store: list = []
-    outs, touts = ad.jvp_flat(_flat_fun(fun, in_tree, store), ps, ts)
+    aux_store: list = []
+    target = _split_aux(fun, aux_store) if has_aux else fun
+    outs, touts = ad.jvp_flat(_flat_fun(target, in_tree, store), ps, ts)
     touts = [ad.instantiate(t) for t in touts]
-    return (tree_unflatten(store[0], [core.wrap(o) for o in outs]),
-            tree_unflatten(store[0], [core.wrap(t) for t in touts]))
+    out = (tree_unflatten(store[0], [core.wrap(o) for o in outs]),
+           tree_unflatten(store[0], [core.wrap(t) for t in touts]))
+    return (*out, aux_store[0]) if has_aux else out
 
 
-def linearize(fun: Callable, *primals):
+def linearize(fun: Callable, *primals, has_aux: bool = False):
     """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the JVP at
-    ``primals`` without recomputing the primal work."""
+    ``primals`` without recomputing the primal work (and ``aux`` third, if ``has_aux``)."""
     p_leaves, in_tree = tree_flatten(primals)
     ps = [_check_value(p, "linearize") for p in p_leaves]
     store: list = []
-    outs, linear, in_avals = ad.linearize_flat(_flat_fun(fun, in_tree, store), ps)
+    aux_store: list = []
+    target = _split_aux(fun, aux_store) if has_aux else fun
+    outs, linear, in_avals = ad.linearize_flat(_flat_fun(target, in_tree, store), ps)
     out_tree = store[0]
     diff_mask = [ad.is_differentiable(a) for a in in_avals]
 
@@ -85,10 +91,17 @@ def linearize(fun: Callable, *primals):
         if t_tree != in_tree:
             raise ValueError(f"linearize: tangent structure {t_tree} differs from the "
                              f"primal structure {in_tree}")
+        for t, a in zip(t_leaves, in_avals):
+            shape = get_aval(core.unwrap(t)).shape
+            if shape != a.shape:
+                raise ValueError("linearize: linearized function called on tangent values "
+                                 "inconsistent with the original primal values: tangent "
+                                 f"shape {shape} for a primal of shape {a.shape}")
         ts = [core.unwrap(t) for t, d in zip(t_leaves, diff_mask) if d]
         return tree_unflatten(out_tree, [core.wrap(v) for v in eval_jaxpr(linear, *ts)])
 
-    return tree_unflatten(out_tree, [core.wrap(o) for o in outs]), f_jvp
+    out = tree_unflatten(out_tree, [core.wrap(o) for o in outs])
+    return (out, f_jvp, aux_store[0]) if has_aux else (out, f_jvp)
 
 
 def vjp(fun: Callable, *primals, has_aux: bool = False):
@@ -132,24 +145,35 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
 
 
 def _split_aux(fun, aux_store):
+    outer = _trace_chain()
+
     def main(*args):
-        return _take_aux(fun(*args), aux_store)
+        return _take_aux(fun(*args), aux_store, outer)
     return main
 
 
-def _take_aux(out, aux_store):
+def _take_aux(out, aux_store, outer):
     """The output of a ``has_aux`` function's pair; the auxiliary data goes to
-    ``aux_store``, no longer traced."""
+    ``aux_store``, no longer traced by this transformation (``outer``: the traces active
+    where it was entered, whose tracers stay, so that outer transformations see aux)."""
     if not (isinstance(out, tuple) and len(out) == 2):
         raise TypeError("has_aux=True requires the function to return a pair "
                         "(output, auxiliary data)")
-    aux_store.append(tree_map(_stop_tracing, out[1]))
+    aux_store.append(tree_map(lambda x: _stop_tracing(x, outer), out[1]))
     return out[0]
 
 
-def _stop_tracing(x):
+def _trace_chain():
+    chain, t = set(), core.current_trace()
+    while t is not None:
+        chain.add(t)
+        t = t.parent
+    return chain
+
+
+def _stop_tracing(x, outer):
     v = core.unwrap(x)
-    while isinstance(v, ad.JVPTracer):
+    while isinstance(v, ad.JVPTracer) and v._trace not in outer:
         v = v.primal
     return core.wrap(v) if not isinstance(x, (int, float, complex, bool)) else x
 
@@ -193,6 +217,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
             _check_grad_leaf(v, leaf, diff_args, nums, holomorphic)
         out_store: list = []
         aux_store: list = []
+        outer = _trace_chain() if has_aux else None
 
         def flat_fun(*handles):
             full = list(args)
@@ -201,7 +226,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                 full[i] = a
             out = fun(*full, **kwargs)
             if has_aux:
-                out = _take_aux(out, aux_store)
+                out = _take_aux(out, aux_store, outer)
             if type(out) in core._handle_types:
                 out_store.append(None)
                 return [out]
@@ -290,13 +315,15 @@ def _check_scalar_aval(aval, holomorphic):
 
 def _partial_with_aux(fun, args, kwargs, nums, has_aux, aux_store):
     """``fun`` as a function of the differentiated arguments only, aux split off."""
+    outer = _trace_chain()
+
     def partial_fun(*dargs):
         full = list(args)
         for i, a in zip(nums, dargs):
             full[i] = a
         out = fun(*full, **kwargs)
         if has_aux:
-            aux_store.append(tree_map(_stop_tracing, out[1]))
+            aux_store.append(tree_map(lambda x: _stop_tracing(x, outer), out[1]))
             out = out[0]
         return out
     return partial_fun
@@ -342,6 +369,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
            holomorphic: bool = False):
     """The Jacobian by forward mode: the JVP pushed through ``vmap`` over the standard
     basis of the inputs. Each leaf of the result has shape ``out_shape + in_shape``."""
+    @functools.wraps(fun)
     def jacfun(*args, **kwargs):
         from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacfwd")
@@ -371,6 +399,7 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
            holomorphic: bool = False):
     """The Jacobian by reverse mode: the VJP pulled back through ``vmap`` over the
     standard basis of the outputs."""
+    @functools.wraps(fun)
     def jacfun(*args, **kwargs):
         from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacrev")

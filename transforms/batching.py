@@ -115,9 +115,14 @@ def _flatten_axes(what: str, tree, axes):
     if axes is None or isinstance(axes, int):
         return [axes] * len(leaves)
     try:
-        return treedef.flatten_up_to(axes)
+        flat = treedef.flatten_up_to(axes)
     except Exception:
-        pass
+        flat = None
+    if flat is not None:
+        if all(_is_axis(a) for a in flat):
+            return flat
+        raise ValueError(f"vmap {what} specification must be a tree prefix of the "
+                         f"corresponding value, got {axes!r} for {treedef}")
     proxy = tree_unflatten(treedef, list(range(len(leaves))))
     out = [None] * len(leaves)
 
@@ -153,6 +158,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    for what, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
+        if not _is_axis(axes) and any(not _is_axis(a) for a in tree_flatten(axes)[0]):
+            raise TypeError(f"vmap {what} must be an int, None, or a (nested) container "
+                            f"with those types as leaves, got {axes!r}")
     # The common call, arrays in with int/None axes and one array out, skips the pytree
     # machinery (a third of the cost of a small vmap).
     flat_in_axes = _is_axis(in_axes) or (isinstance(in_axes, tuple) and

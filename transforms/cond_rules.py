@@ -95,18 +95,47 @@ def _cond_batch(vals, dims, *, branches, funs=None, _axis):
         return outs, [0 if b else None for b in out_batched]
     # A batched index: every branch runs on the whole batch, then each member's result
     # is selected (the branches have no side effects, so running them all is sound).
-    from xnp.lax import broadcast_in_dim_p, select_n_p
-    from xnp.lax._batch_util import moveaxis_v
+    # As in JAX, branch i sees its operands through a stop_gradient for the members
+    # that do not take it, so that its derivative (an inf at a point the member never
+    # evaluates, say) cannot reach them as a NaN.
+    from xnp.lax import broadcast_in_dim_p, eq_p, select_n_p, stop_gradient_p
+    from xnp.lax._batch_util import bdim_to_front, moveaxis_v
     n_out = len(branches[0].out_avals)
-    results = [eval_jaxpr(jt.batch_jaxpr(b, op_dims, size, name, f, (True,) * n_out), *ops)
-               for b, f in zip(branches, funs)]
     index = moveaxis_v(index, dims[0], 0)
-    outs = []
-    for cases in zip(*results):
+    ops0 = [bdim_to_front(x, d, size) for x, d in zip(ops, op_dims)]
+    results = []
+    for i, (b, f) in enumerate(zip(branches, funs)):
+        taken = eq_p.bind(index, np.asarray(i, core.get_aval(index).dtype))
+        ops_i = [select_n_p.bind(
+            broadcast_in_dim_p.bind(taken, shape=core.get_aval(x).shape,
+                                    broadcast_dimensions=(0,)),
+            stop_gradient_p.bind(x), x) for x in ops0]
+        results.append(eval_jaxpr(jt.batch_jaxpr(b, (0,) * len(ops0), size, name, f,
+                                                 (True,) * n_out), *ops_i))
+    outs, out_dims = [], []
+    for k, cases in enumerate(zip(*results)):
+        p = _forwarded_operand(branches, k)
+        if p is not None and op_dims[p] is None:   # every branch returns this unbatched
+            outs.append(ops[p])                      # operand: it stays unbatched (JAX)
+            out_dims.append(None)
+            continue
         shape = core.get_aval(cases[0]).shape
         which = broadcast_in_dim_p.bind(index, shape=shape, broadcast_dimensions=(0,))
         outs.append(select_n_p.bind(which, *cases))
-    return outs, [0] * n_out
+        out_dims.append(0)
+    return outs, out_dims
+
+
+def _forwarded_operand(branches, k):
+    """The operand position every branch returns unchanged as output ``k``, or None."""
+    found = set()
+    for b in branches:
+        v = b.jaxpr.outvars[k]
+        p = next((i for i, w in enumerate(b.jaxpr.invars) if w is v), None)
+        if p is None:
+            return None
+        found.add(p)
+    return found.pop() if len(found) == 1 else None
 
 
 # ---------------------------------------------------------------------------------------

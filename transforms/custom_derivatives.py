@@ -178,15 +178,38 @@ class custom_vjp(_CustomBase):
         def bwd(residuals, cts_out):
             cts = tree_unflatten(out_tree[-1], [core.wrap(c) for c in cts_out])
             cts_in = self.bwd(*nondiff, residuals, cts)
+            if isinstance(cts_in, list):
+                cts_in = tuple(cts_in)
             if not isinstance(cts_in, tuple):
                 raise TypeError(f"custom_vjp bwd of {self.__name__} must return a tuple "
                                 f"with one cotangent per argument, got "
                                 f"{type(cts_in).__name__}")
-            leaves, t = tree_flatten(cts_in, is_leaf=lambda x: x is None)
-            return [None if x is None else core.unwrap(x) for x in leaves]
+            return _cotangent_leaves(self.__name__, tree, cts_in)
 
         outs = bind_custom("vjp", flat, {"call": call, "fwd": fwd, "bwd": bwd})
         return tree_unflatten(out_tree[-1], [core.wrap(o) for o in outs])
+
+
+def _cotangent_leaves(name, tree, cts) -> list:
+    """``bwd``'s cotangents, one per flat input (``tree``: the inputs' structure); as in
+    JAX, a ``None`` stands for zero cotangents of a whole argument or subtree."""
+    proxy = tree_unflatten(tree, list(range(tree.num_leaves)))
+    is_none = lambda x: x is None  # noqa: E731
+    ct_leaves, ct_tree = tree_flatten(cts, is_leaf=is_none)
+    try:
+        subtrees = ct_tree.flatten_up_to(proxy)
+    except ValueError:
+        subtrees = None
+    if subtrees is None or any(c is not None and type(sub) is not int
+                               for c, sub in zip(ct_leaves, subtrees)):
+        raise TypeError(f"custom_vjp bwd of {name} returned cotangents of structure "
+                        f"{ct_tree}, which does not match the differentiable inputs' "
+                        f"structure {tree}")
+    out: list = [None] * tree.num_leaves
+    for c, sub in zip(ct_leaves, subtrees):
+        if c is not None:
+            out[sub] = core.unwrap(c)
+    return out
 
 
 # --- the JVP trace's handling of both kinds ------------------------------------------------
@@ -263,26 +286,37 @@ custom_lin_p.transpose = _custom_lin_transpose
 # --- the batch trace's handling of both kinds ------------------------------------------------
 
 
+def _reenter(trace, f, args, dims):
+    """Run ``f`` on ``args`` batched along ``dims`` by ``trace`` itself, re-entered above
+    the current trace (as JAX's batching subtraces share their axis' tag): values that
+    ``f`` closes over and ``trace`` batches stay batched. Returns ``f``'s output and a
+    function giving an output leaf's (value, batch dimension) at the current level."""
+    from transforms.batching import BatchTracer
+    state = core._state
+    below, parent = state.trace, trace.parent
+    trace.parent, state.trace = below, trace
+    try:
+        ins = [v if d is None else BatchTracer(trace, v, d) for v, d in zip(args, dims)]
+        return f(*ins)
+    finally:
+        trace.parent, state.trace = parent, below
+
+
 def batch_custom(trace, kind, args, params):
-    """Batch the function and its rule alike, so the rule survives vmap."""
+    """Batch the function and its rule alike, so the rule survives vmap. They run with
+    ``trace`` re-entered (:func:`_reenter`), so they may close over values it batches."""
     from transforms.batching import vmap
-    vals, dims = zip(*(trace.lift(x) for x in args)) if args else ((), ())
-    if all(d is None for d in dims):
-        state = core._state
-        state.trace = trace.parent
-        try:
-            return bind_custom(kind, vals, params)
-        finally:
-            state.trace = trace
-    size = trace.axis_size
     from xnp.lax._batch_util import broadcast_batch_v, moveaxis_v
+    vals, dims = zip(*(trace.lift(x) for x in args)) if args else ((), ())
+    size = trace.axis_size
+    any_batched = any(d is not None for d in dims)
     state = core._state
     state.trace = trace.parent
     # Batched inputs get their batch dimension first. Unbatched ones stay unbatched (so
     # Python scalars keep their weak type) for custom_jvp, and for custom_vjp where they
     # are constants (not tracers); an unbatched tracer input of a custom_vjp is batched
     # too, so that bwd's batched cotangent for it has the shape of its (batched) primal.
-    keep = [d is None and (kind == "jvp" or not isinstance(v, core.Tracer))
+    keep = [d is None and (kind == "jvp" or not any_batched or not isinstance(v, core.Tracer))
             for v, d in zip(vals, dims)]
     try:
         vals = [v if k else moveaxis_v(v, d, 0) if d is not None
@@ -290,30 +324,67 @@ def batch_custom(trace, kind, args, params):
     finally:
         state.trace = trace
     in_axes = tuple(None if k else 0 for k in keep)
+    # Whether the outputs are batched (then all along 0): decided by the first of the
+    # function and its rules to run, the others conform. With no batched input they stay
+    # unbatched unless a closed-over value makes them batched.
+    batched_out: list = [] if not any_batched else [True]
 
-    def batched(f, axes):
-        def run(*xs):
-            return vmap(lambda *a: f(*a), in_axes=axes, axis_size=size)(*xs)
-        return run
+    def leaf_out(x):
+        v, d = trace.lift(core.unwrap(x))
+        if not batched_out:
+            return v, d
+        if batched_out[0]:
+            return (moveaxis_v(v, d, 0) if d is not None else broadcast_batch_v(v, size, 0)), 0
+        if d is not None:
+            raise TypeError("custom derivative rule under vmap: its output is batched "
+                            "where the function's is not")
+        return v, None
 
-    new = {"call": batched(params["call"], in_axes)}
+    def conform(groups):
+        pairs = [[leaf_out(x) for x in g] for g in groups]
+        if not batched_out:
+            batched_out.append(any(d is not None for g in pairs for _, d in g))
+            pairs = [[leaf_out(x) for x in g] for g in groups]
+        return [[v for v, _ in g] for g in pairs]
+
+    def run(f, *xs):
+        return _reenter(trace, f, xs, in_axes)
+
+    new = {"call": lambda *xs: conform([run(params["call"], *xs)])[0]}
     if kind == "jvp":
         rule = params["rule"]
-        new["rule"] = lambda primals, tangents: vmap(
-            lambda p, t: tuple(rule(list(p), list(t))), in_axes=(in_axes, in_axes),
-            axis_size=size)(tuple(primals), tuple(tangents))
+
+        def new_rule(primals, tangents):
+            def both(*pt):
+                n = len(pt) // 2
+                return rule(list(pt[:n]), list(pt[n:]))
+            outs, touts = _reenter(trace, both, (*primals, *tangents), in_axes + in_axes)
+            return conform([outs, touts])
+        new["rule"] = new_rule
     else:
         fwd, bwd = params["fwd"], params["bwd"]
-        new["fwd"] = lambda *xs: vmap(lambda *a: tuple(fwd(*a)), in_axes=in_axes,
-                                      axis_size=size)(*xs)
-        new["bwd"] = lambda res, cts: vmap(lambda r, c: bwd(r, c), in_axes=(0, 0),
-                                           axis_size=size)(res, cts)
+
+        def new_fwd(*xs):
+            outs, res = run(fwd, *xs)
+            outs, = conform([outs])
+            if batched_out[0]:
+                res = tree_map(lambda r: leaf_out(r)[0]
+                               if isinstance(core.unwrap(r), _ARRAY_TYPES) else r, res)
+            return outs, res
+
+        def new_bwd(res, cts):
+            if not batched_out[0]:
+                return bwd(res, cts)
+            return vmap(lambda r, c: bwd(r, c), in_axes=(0, 0), axis_size=size)(res, cts)
+        new["fwd"], new["bwd"] = new_fwd, new_bwd
     state.trace = trace.parent
     try:
         outs = bind_custom(kind, [core.unwrap(v) for v in vals], new)
     finally:
         state.trace = trace
     from transforms.batching import BatchTracer
+    if not batched_out[0]:
+        return [core.unwrap(o) for o in outs]
     return [BatchTracer(trace, core.unwrap(o), 0) for o in outs]
 
 
@@ -392,6 +463,18 @@ def _call_batch(vals, dims, *, custom):
     return [core.unwrap(o) for o in outs], [0] * len(outs)
 
 
+def _call_transpose(cts, *args, custom):
+    """A custom function applied to tangents (a rule calling it on them, staged in a
+    jaxpr): its plain function, linear there, is transposed."""
+    from transforms.jaxpr import eval_jaxpr
+    from transforms.jaxpr_transforms import transpose_jaxpr
+    linear = tuple(type(a) is ad.UndefinedPrimal for a in args)
+    residuals = [a for a in args if type(a) is not ad.UndefinedPrimal]
+    cts_in = iter(eval_jaxpr(transpose_jaxpr(custom.jaxpr, linear), *residuals,
+                             *[ad.instantiate(c) for c in cts]))
+    return [next(cts_in) if lin else None for lin in linear]
+
+
 def _call_lower(ctx, *args, custom):
     from transforms.lowering import lower_jaxpr
     return lower_jaxpr(ctx, custom.jaxpr.jaxpr, custom.jaxpr.consts, args)
@@ -404,5 +487,6 @@ for _p in (custom_jvp_call_p, custom_vjp_call_p):
     _p.abstract_eval = lambda *avals, custom: list(custom.jaxpr.out_avals)
     _p.jvp = _call_jvp
     _p.batch = _call_batch
+    _p.transpose = _call_transpose
     _p.lower = _call_lower
 del _p

@@ -19,7 +19,6 @@ jit see through the call:
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 from typing import Any, Callable, Sequence
 
@@ -31,6 +30,7 @@ from transforms import tree as _tree
 from transforms.ad import UndefinedPrimal, Zero, instantiate, tangent_aval
 from transforms.core import Primitive, Tracer, get_aval
 from transforms.jaxpr import ClosedJaxpr, JaxprEqn, StagingTrace, StagingTracer, Var, trace_to_jaxpr
+from transforms.jit_args import _infer_static, _normalize_argnums
 from transforms.jit_dispatch import (
     _BUFFER_TYPE,
     _dispatchable,
@@ -178,11 +178,15 @@ _disabled_lock = threading.Lock()
 
 class disable_jit:
     """Context manager: jitted functions run eagerly (op by op) inside it, for debugging
-    with print statements and concrete values."""
+    with print statements and concrete values. ``disable_jit(False)`` re-enables jit
+    inside an enclosing ``disable_jit()``, as JAX's."""
+
+    def __init__(self, disable: bool = True):
+        self.disable = bool(disable)
 
     def __enter__(self):
         self.prev = _config.disabled
-        _config.disabled = True
+        _config.disabled = self.disable
         with _disabled_lock:
             _n_disabled[0] += 1
 
@@ -271,10 +275,16 @@ class Jitted:
 
     def __init__(self, fun: Callable, static_argnums, static_argnames, donate_argnums):
         functools.update_wrapper(self, fun)
+        if "__name__" not in self.__dict__:     # functools.partial, callable objects
+            self.__name__ = getattr(getattr(fun, "func", fun), "__name__",
+                                    type(fun).__name__)
         self.fun = fun
         self.static_argnums = _normalize_argnums(fun, static_argnums, "static_argnums")
-        self.static_argnames = ((static_argnames,) if isinstance(static_argnames, str)
-                                else tuple(static_argnames))
+        names = ((static_argnames,) if isinstance(static_argnames, str)
+                 else tuple(static_argnames))
+        # As in JAX, a static parameter is static whether passed by position or by name.
+        self.static_argnums, self.static_argnames, self._static_pos_names = _infer_static(
+            fun, self.static_argnums, names)
         self.donate_argnums = _normalize_argnums(fun, donate_argnums, "donate_argnums")
         self._cache: dict = {}
         self._fast_cache: dict = {}     # positional arrays only: signature -> entry
@@ -283,7 +293,7 @@ class Jitted:
         # The C++ dispatcher (positional arguments, no transformation active): created on
         # the first eager call; False where it is not used (static_argnames, which come
         # as keywords).
-        self._cpp = None if not self.static_argnames else False
+        self._cpp = None if not names else False
         self._not_dispatchable: set = set()
 
     # --- signature and tracing --------------------------------------------------------
@@ -291,11 +301,11 @@ class Jitted:
         static = self.static_argnums
         if static:
             for i in static:
-                if i >= len(args):
+                if i >= len(args) and self._static_pos_names.get(i) not in kwargs:
                     raise TypeError(f"jit({self.__name__}): static_argnums contains {i} "
                                     f"but only {len(args)} positional arguments were given")
             dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
-            static_vals = tuple(args[i] for i in static)
+            static_vals = tuple(args[i] for i in static if i < len(args))
         else:
             dyn_args, static_vals = args, ()
         if self.static_argnames and kwargs:
@@ -542,31 +552,6 @@ class Compiled:
                                 f"{sig[1]} does not match the compiled signature "
                                 f"{a.str_short()}")
         return e.run(vals)
-
-
-def _normalize_argnums(fun, argnums, what) -> tuple:
-    if argnums is None:
-        return ()
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    for n in nums:
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise TypeError(f"jit: {what} must be ints, got {n!r}")
-    try:
-        params = inspect.signature(fun).parameters.values()
-        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
-                                                      p.POSITIONAL_OR_KEYWORD)]
-        varargs = any(p.kind is p.VAR_POSITIONAL for p in params)
-    except (TypeError, ValueError):
-        return tuple(sorted(nums))
-    out = []
-    for n in nums:
-        if n < 0:
-            n += len(positional)
-        if n < 0 or (n >= len(positional) and not varargs):
-            raise ValueError(f"jit: {what} {n} is out of range for {fun.__name__} with "
-                             f"{len(positional)} positional parameters")
-        out.append(n)
-    return tuple(sorted(out))
 
 
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),

@@ -18,7 +18,15 @@ from transforms import core
 from transforms import jaxpr_transforms as jt
 from transforms.ad import Zero, instantiate, is_differentiable, tangent_aval
 from transforms.core import Primitive, Tracer, get_aval
-from transforms.jaxpr import ClosedJaxpr, Jaxpr, StagingTrace, Var, eval_jaxpr, trace_to_jaxpr
+from transforms.jaxpr import (
+    ClosedJaxpr,
+    Jaxpr,
+    JaxprEqn,
+    StagingTrace,
+    Var,
+    eval_jaxpr,
+    trace_to_jaxpr,
+)
 from transforms.lowering import lower_jaxpr
 
 __all__ = ["while_p"]
@@ -96,6 +104,44 @@ def _while_partial_eval(tape: StagingTrace, args, params):
         if not pred:
             return carry
         carry = eval_jaxpr(body, *bconsts, *carry)
+
+
+def _first_outputs(closed: ClosedJaxpr, n: int) -> ClosedJaxpr:
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, j.outvars[:n], j.eqns), closed.consts)
+
+
+def _while_partial_eval_eqn(eqn, unknowns: tuple):
+    """Split a while equation inside a jaxpr being partially evaluated (as JAX does): a
+    loop over the known carries computes the known outputs; the staged equation runs
+    the whole loop again for the unknown ones (it cannot be transposed, but linearize
+    and the primal outputs of a JVP under jit work)."""
+    p = eqn.params
+    nc, nb = p["cond_nconsts"], p["body_nconsts"]
+    c_uk, b_uk, carry_uk = list(unknowns[:nc]), list(unknowns[nc:nc + nb]), \
+        list(unknowns[nc + nb:])
+    while True:                         # the unknown carries: a fixed point of the body
+        out_uk = jt.partial_eval_jaxpr(p["body_jaxpr"], tuple(b_uk + carry_uk))[2]
+        new = [a or b for a, b in zip(carry_uk, out_uk)]
+        if new == carry_uk:
+            break
+        carry_uk = new
+    if any(c_uk) or jt.partial_eval_jaxpr(p["cond_jaxpr"], tuple(c_uk + carry_uk))[2][0]:
+        return None, eqn, [True] * len(eqn.outvars)
+    n_known = carry_uk.count(False)
+    cond = _first_outputs(jt.partial_eval_jaxpr(p["cond_jaxpr"], tuple(c_uk + carry_uk))[0], 1)
+    body = _first_outputs(jt.partial_eval_jaxpr(p["body_jaxpr"], tuple(b_uk + carry_uk))[0],
+                          n_known)
+    cconsts, bconsts = eqn.invars[:nc], eqn.invars[nc:nc + nb]
+    carry = eqn.invars[nc + nb:]
+    known_eqn = JaxprEqn(while_p, [*cconsts, *[v for v, u in zip(bconsts, b_uk) if not u],
+                                   *[v for v, u in zip(carry, carry_uk) if not u]],
+                         [v for v, u in zip(eqn.outvars, carry_uk) if not u],
+                         dict(p, cond_jaxpr=cond, body_jaxpr=body,
+                              body_nconsts=b_uk.count(False)))
+    staged_eqn = JaxprEqn(while_p, eqn.invars, [v if u else Var(v.aval) for v, u in
+                                                zip(eqn.outvars, carry_uk)], p)
+    return known_eqn, staged_eqn, carry_uk
 
 
 def _while_transpose(cts, *args, **params):
@@ -193,5 +239,6 @@ while_p.jvp = _while_jvp
 while_p.transpose = _while_transpose
 while_p.batch = _while_batch
 while_p.partial_eval = _while_partial_eval
+while_p.partial_eval_eqn = _while_partial_eval_eqn
 while_p.lower = _while_lower
 

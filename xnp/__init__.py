@@ -95,6 +95,13 @@ _NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info", "_
 
 
 def __getattr__(name):
+    if name == "__all__":
+        # ``from xnp import *``: every public name, and those NumPy's star import also
+        # gives that load on first use here (``ma``, ``polynomial``, ``testing``, ``info``)
+        lazy = ("testing", "polynomial", "char", "strings", "ma") + _NUMPY_OWN
+        return sorted({n for n in globals() if not n.startswith("_")} |
+                      {n for n in lazy if not n.startswith("_")} |
+                      {"__version__", "__array_namespace_info__"})
     # xnp.testing imports numpy.testing, xnp.polynomial builds six families, xnp.char and
     # xnp.strings wrap NumPy's string functions, xnp.ma defines masked arrays: on first
     # use (NumPy loads numpy.polynomial lazily too).

@@ -52,7 +52,10 @@ class ndarray:
     # --- attributes -----------------------------------------------------------------------
     @property
     def shape(self) -> tuple:
-        return self._value.shape
+        try:
+            return self._value.shape
+        except AttributeError:   # a Python scalar, as transformations forward an input
+            return ()
 
     @shape.setter
     def shape(self, new_shape):
@@ -72,16 +75,26 @@ class ndarray:
 
     @property
     def dtype(self) -> np.dtype:
-        return self._value.dtype
+        try:
+            return self._value.dtype
+        except AttributeError:   # a Python scalar (see ``shape``)
+            return np.asarray(self._value).dtype
+
+    @dtype.setter
+    def dtype(self, new):
+        # ``a.dtype = t`` reinterprets the bytes in place: ``a`` becomes ``a.view(t)``,
+        # owning its buffer (so that later writes to ``a`` stay in place, seen by views)
+        v = self.view(new)._value
+        self._value = v.copy() if type(v) is np.ndarray and v.base is not None else v
 
     @property
     def ndim(self) -> int:
-        return len(self._value.shape)
+        return len(self.shape)
 
     @property
     def size(self) -> int:
         v = self._value
-        return v.size if not isinstance(v, Tracer) else v.aval.size
+        return v.aval.size if isinstance(v, Tracer) else getattr(v, "size", 1)
 
     @property
     def itemsize(self) -> int:
@@ -187,7 +200,7 @@ class ndarray:
 
     def __index__(self):
         v = np.asarray(self._concrete("operator.index(x) (an array used as an index)"))
-        if v.dtype.kind not in "iub" or v.ndim:
+        if v.dtype.kind not in "iu" or v.ndim:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(v)
 
@@ -206,10 +219,22 @@ class ndarray:
             raise TypeError("len() of unsized object")
         return shape[0]
 
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")
+
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
+        if len(self.shape) == 1:
+            return self._iter_elements()
         return (self[i] for i in range(self.shape[0]))
+
+    def _iter_elements(self):
+        # a 1-d array's elements; a concrete one's NumPy scalars come straight from its
+        # current buffer (``min(a)``, ``sum(a)``, ``list(a)`` as fast as NumPy's)
+        for i in range(self.shape[0]):
+            v = self._value
+            yield v[i] if type(v) is np.ndarray and v.ndim == 1 else self[i]
 
     def __repr__(self):
         v = self._value

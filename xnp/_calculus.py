@@ -58,10 +58,11 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None) -> ndarray:
     """``n``-th discrete difference along ``axis`` (``!=`` for booleans, as NumPy).
 
     ``prepend``/``append`` (scalars broadcast to one slice) are joined first. Differs from
-    NumPy in that ``None`` means "not given" for them.
+    NumPy in that ``None`` means "not given" for them. ``n=0`` returns ``a`` itself, as
+    NumPy does.
     """
     if n == 0:
-        return wrap(raw(a))
+        return a if isinstance(a, (ndarray, list, tuple, np.ndarray)) else wrap(raw(a))
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n!r}")
     v = strong_v(a)
@@ -361,8 +362,10 @@ def _mode(mode):
         if mode not in _MODES:
             raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
         return _MODES[mode]
+    if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
+        raise TypeError("convolve/correlate mode not understood")
     if mode not in (0, 1, 2):
-        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
     return int(mode)
 
 

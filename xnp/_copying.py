@@ -19,7 +19,7 @@ from transforms.core import _PY_SCALAR_DTYPES, Tracer, concrete_or_error
 from xnp._array import ndarray
 from xnp._layout import with_order
 from xnp._util import raw
-from xnp._views import refresh, store_value, view_info, write_back
+from xnp._views import fresh, refresh, store_through, store_value, view_info, write_back
 from xnp._writeable import check_writeable
 
 __all__ = ["copyto", "putmask", "asfortranarray", "require", "asarray_chkfinite"]
@@ -88,6 +88,7 @@ def putmask(a, /, mask, values) -> None:
     if type(a) is not ndarray:
         raise TypeError(f"putmask: first argument must be an xnp.ndarray, not "
                         f"{type(a).__name__}")
+    fresh(a)
     m = xnp.asarray(mask, dtype=bool)
     if m.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
@@ -98,7 +99,7 @@ def putmask(a, /, mask, values) -> None:
     cycled = xnp.tile(v, reps)[:a.size]
     flat = xnp.where(xnp.ravel(m), cycled, xnp.ravel(a))
     check_writeable(a)
-    a._value = raw(xnp.reshape(flat, a.shape))
+    store_through(a, raw(xnp.reshape(flat, a.shape)))
     return None
 
 

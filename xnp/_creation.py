@@ -332,12 +332,20 @@ def _like(a, dtype, shape):
     return _shape(shape_v(v) if shape is None else shape), dt
 
 
+def _layout_source(a, shape: tuple, order):
+    """What ``order='K'`` follows: ``a``, unless the new shape has another number of
+    dimensions (then NumPy lays the result out in C order)."""
+    if order in ("K", "k") and len(shape) != len(shape_v(value(a))):
+        return None
+    return a
+
+
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
     """Zeros with the shape and dtype of ``a`` (or those given)."""
     if device is not None:
         check_device(device)
     shape, dt = _like(a, dtype, shape)
-    return _ordered(_constant(shape, 0, dt), order, a)
+    return _ordered(_constant(shape, 0, dt), order, _layout_source(a, shape, order))
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
@@ -345,7 +353,7 @@ def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) 
     if device is not None:
         check_device(device)
     shape, dt = _like(a, dtype, shape)
-    return _ordered(_constant(shape, 1, dt), order, a)
+    return _ordered(_constant(shape, 1, dt), order, _layout_source(a, shape, order))
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
@@ -354,7 +362,8 @@ def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *,
     if device is not None:
         check_device(device)
     shape, dt = _like(prototype, dtype, shape)
-    return _ordered(_constant(shape, _empty_fill(dt), dt), order, prototype)
+    return _ordered(_constant(shape, _empty_fill(dt), dt), order,
+                    _layout_source(prototype, shape, order))
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
@@ -363,7 +372,8 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
     if device is not None:
         check_device(device)
     shape, dt = _like(a, dtype, shape)
-    return _ordered(wrap(_filled(shape, _fill_value(fill_value, dt))), order, a)
+    return _ordered(wrap(_filled(shape, _fill_value(fill_value, dt))), order,
+                    _layout_source(a, shape, order))
 
 
 # --- matrices -----------------------------------------------------------------------------------

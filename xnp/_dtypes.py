@@ -72,6 +72,10 @@ def canonicalize_dtype(dt) -> np.dtype:
             raise TypeError("Cannot convert np.dtype into a dtype.")
         # A DType class: its dtype (parametric ones, 'U' or 'S', their unsized dtype).
         return np.dtype(dt.type) if dt._parametric else dt()
+    if not isinstance(dt, (str, type)):
+        from xnp._array import ndarray
+        if isinstance(dt, (ndarray, Tracer)):   # as NumPy refuses its own arrays
+            raise TypeError("Cannot construct a dtype from an array")
     return np.dtype(dt)
 
 
@@ -173,7 +177,7 @@ def can_cast(from_, to, casting: str = "safe") -> builtins.bool:
     if from_ is None or to is None:
         raise TypeError("did not understand one of the types; 'None' not accepted")
     src = _operand(from_)
-    dst = np.dtype(to)
+    dst = canonicalize_dtype(to)
     if BFLOAT16 in (src, dst):
         if casting == "unsafe" or src == dst:
             return True

@@ -20,7 +20,7 @@ import numpy as np
 from transforms.core import ShapedArray, get_aval
 from xnp import lax
 from xnp._array import ndarray, wrap_scalar_result
-from xnp._dtypes import result_type
+from xnp._dtypes import canonicalize_dtype, result_type
 from xnp._einsum_plan import (
     LETTERS,
     greedy_path,
@@ -35,6 +35,7 @@ from xnp._einsum_plan import (
 )
 from xnp._layout import order_letter
 from xnp._util import cast_v, full_v, raw, shape_of
+from xnp._views import store_through
 from xnp._writeable import check_writeable
 
 __all__ = ["einsum", "einsum_path"]
@@ -219,9 +220,13 @@ def _plan(text: str, shapes: tuple, opt_key: tuple) -> _Plan:
         path = [tuple(range(len(terms)))]
     elif kind == "path":
         path = [tuple(step) for step in arg]
-    else:
-        find = greedy_path if kind == "greedy" else optimal_path
-        path = find(terms, out, sizes, arg)
+    else:   # NumPy's search, on NumPy's label sets (before single-operand sums)
+        full = [frozenset(labs) for labs in labels]
+        if len(full) < 3 or set().union(*full) == set(out):
+            path = [tuple(range(len(full)))]
+        else:
+            find = greedy_path if kind == "greedy" else optimal_path
+            path = find(full, out, sizes, arg)
     tape = _Tape(shapes)
     slots = []
     for i, labs in enumerate(labels):
@@ -278,6 +283,8 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe' (got {casting!r})")
     order_letter(order)         # NumPy's check of the argument (the layout is not used)
+    if dtype is not None:
+        dtype = canonicalize_dtype(dtype)   # NumPy's TypeError for what is not a dtype
     text, ops = split_operands(operands)
     values = [strong(raw(op)) for op in ops]
     plan = _plan(text, tuple(v.shape for v in values), optimize_key(optimize))
@@ -296,7 +303,7 @@ def _finish(r, out):
     if out is None:
         return wrap_scalar_result(r)    # a 0-d result is a scalar (an object itself)
     check_writeable(out, "output array")
-    out._value = cast(r, out.dtype)
+    store_through(out, cast(r, out.dtype))
     return out
 
 
@@ -306,10 +313,11 @@ def einsum_path(*operands, optimize="greedy", einsum_call: bool = False) -> tupl
 
     Returns ``(path, description)``: ``path`` is ``['einsum_path', (i, j), ...]`` (each
     tuple lists the positions, in the current operand list, of the operands contracted
-    next; the result goes to the end) and can be passed as ``optimize=`` to einsum (also
-    NumPy's); ``description`` reports the scaling, FLOP counts and intermediates (the
-    layout resembles NumPy's, the FLOP model is xnp's). Only the operands' shapes are
-    read, so it also works on traced arrays.
+    next; the result goes to the end), found by NumPy's greedy or optimal search (with its
+    default bound on intermediates, the largest operand or output), and can be passed as
+    ``optimize=`` to einsum (also NumPy's); ``description`` reports the scaling, FLOP
+    counts and intermediates (the layout resembles NumPy's, the FLOP model is xnp's).
+    Only the operands' shapes are read, so it also works on traced arrays.
     """
     if einsum_call:
         raise TypeError("einsum_path: einsum_call=True (NumPy's internal protocol) is not "

@@ -5,6 +5,7 @@ Python on static shapes: nothing here touches array values."""
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import string
@@ -16,6 +17,7 @@ __all__ = ["LETTERS", "split_operands", "parse_subscripts", "label_sizes", "opti
 LETTERS = frozenset(string.ascii_letters)
 _SUBLIST_LETTERS = string.ascii_uppercase + string.ascii_lowercase   # 0-25, 26-51
 _OPTIMAL_MAX_OPERANDS = 10
+_ENUMERATED_MAX_OPERANDS = 7     # NumPy's exhaustive search: about 57,000 orders for 7
 
 
 # --- parsing ----------------------------------------------------------------------------------
@@ -171,41 +173,130 @@ def term_flops(group, result, sizes) -> int:
     return term_size(union, sizes) * max(ops, 1)
 
 
+def _flops(labels, inner: bool, n_terms: int, sizes) -> int:
+    """NumPy's FLOP model of contracting ``n_terms`` terms over ``labels``."""
+    return term_size(labels, sizes) * (max(1, n_terms - 1) + inner)
+
+
+def _contract(positions, terms: list, out: frozenset):
+    """Contracting ``terms[positions]``: (result labels, the new term list with the result
+    last, whether labels are summed away, every label involved)."""
+    involved, rest = set(), set(out)
+    remaining = []
+    for k, t in enumerate(terms):
+        if k in positions:
+            involved |= t
+        else:
+            remaining.append(t)
+            rest |= t
+    result = frozenset(involved & rest)
+    return result, remaining + [result], bool(involved - result), involved
+
+
+def default_memory_limit(terms: list, out, sizes) -> int:
+    """NumPy's default bound on intermediates: the largest operand or the output."""
+    return max([term_size(t, sizes) for t in terms] + [term_size(out, sizes)])
+
+
+def _greedy_candidate(positions, terms, out, sizes, limit, spent, naive):
+    result, new_terms, inner, involved = _contract(positions, terms, out)
+    size = term_size(result, sizes)
+    if size > limit:
+        return None
+    removed = sum(term_size(terms[p], sizes) for p in positions) - size
+    cost = _flops(involved, inner, len(positions), sizes)
+    if spent + cost > naive:
+        return None
+    return [(-removed, cost), positions, new_terms]
+
+
 def greedy_path(terms: list, out, sizes, limit=None) -> list:
-    """At each step, contract the pair whose result is smallest (then cheapest), among
-    the pairs that share a label if there are any: an outer product of two small terms
-    has a small result but makes the later contractions scale worse."""
-    terms, path = list(terms), []
-    while len(terms) > 1:
-        best = None
-        for i in range(len(terms)):
-            for j in range(i + 1, len(terms)):
-                others = terms[:i] + terms[i + 1:j] + terms[j + 1:]
-                res = result_labels((terms[i], terms[j]), others, out)
-                size = term_size(res, sizes)
-                if limit is not None and size > limit:
-                    continue
-                key = (not terms[i] & terms[j], size,
-                       term_flops((terms[i], terms[j]), res, sizes), i, j)
-                if best is None or key < best[0]:
-                    best = (key, res)
-        if best is None:             # every pair exceeds the memory limit
-            path.append(tuple(range(len(terms))))
-            return path
-        (*_, i, j), res = best
-        path.append((i, j))
-        del terms[j], terms[i]
-        terms.append(res)
-    return path or [(0,)]
+    """NumPy's greedy order: repeatedly contract the pair that removes the most elements
+    (then the cheapest; the first such pair in NumPy's candidate order), among pairs that
+    share a label when any do; intermediates above ``limit`` elements are not formed (if
+    nothing fits, the rest is contracted at once)."""
+    terms, out = list(terms), frozenset(out)
+    n = len(terms)
+    if n < 3:
+        return [tuple(range(n))] if n == 1 else [(0, 1)]
+    limit = default_memory_limit(terms, out, sizes) if limit is None else limit
+    _, _, inner, involved = _contract(range(n), terms, out)
+    naive = _flops(involved, inner, n, sizes)
+    pairs = itertools.combinations(range(n), 2)
+    known, path, spent = [], [], 0
+    for _ in range(n - 1):
+        for pos in pairs:
+            if not terms[pos[0]].isdisjoint(terms[pos[1]]):
+                c = _greedy_candidate(pos, terms, out, sizes, limit, spent, naive)
+                if c is not None:
+                    known.append(c)
+        if not known:       # only outer products are left: consider every pair
+            for pos in itertools.combinations(range(len(terms)), 2):
+                c = _greedy_candidate(pos, terms, out, sizes, limit, spent, naive)
+                if c is not None:
+                    known.append(c)
+            if not known:
+                path.append(tuple(range(len(terms))))
+                break
+        best = min(known, key=lambda c: c[0])
+        known = _reindexed(known, best)
+        terms = best[2]
+        last = len(terms) - 1
+        pairs = ((k, last) for k in range(last))
+        path.append(best[1])
+        spent += best[0][1]
+    return path
+
+
+def _reindexed(known: list, best) -> list:
+    """The other candidates after ``best`` is contracted: those touching its operands
+    dropped, positions shifted, and their provisional term lists updated."""
+    bx, by = best[1]
+    kept = []
+    for key, (x, y), provisional in known:
+        if x in best[1] or y in best[1]:
+            continue
+        provisional = list(provisional)
+        del provisional[by - (by > x) - (by > y)]
+        del provisional[bx - (bx > x) - (bx > y)]
+        provisional.insert(-1, best[2][-1])
+        kept.append((key, (x - (x > bx) - (x > by), y - (y > bx) - (y > by)), provisional))
+    return kept
 
 
 def optimal_path(terms: list, out, sizes, limit=None) -> list:
+    """NumPy's optimal order: the cheapest sequence of pairwise contractions (the first
+    in NumPy's enumeration order among equally cheap ones) whose intermediates fit in
+    ``limit``. NumPy enumerates every sequence; beyond a few operands that is too slow,
+    and the cheapest order comes from dynamic programming over subsets instead."""
+    terms, out = list(terms), frozenset(out)
+    n = len(terms)
+    if n < 3:
+        return [tuple(range(n))] if n == 1 else [(0, 1)]
+    limit = default_memory_limit(terms, out, sizes) if limit is None else limit
+    if n > _ENUMERATED_MAX_OPERANDS:
+        return _subset_optimal_path(terms, out, sizes, limit)
+    level = [(0, [], terms)]
+    for step in range(n - 1):
+        following = []
+        for cost, steps, current in level:
+            for pos in itertools.combinations(range(n - step), 2):
+                result, new_terms, inner, involved = _contract(pos, current, out)
+                if term_size(result, sizes) > limit:
+                    continue
+                following.append((cost + _flops(involved, inner, 2, sizes), steps + [pos],
+                                  new_terms))
+        if not following:   # nothing fits any more: contract the rest at once
+            return min(level, key=lambda r: r[0])[1] + [tuple(range(n - step))]
+        level = following
+    return min(level, key=lambda r: r[0])[1]
+
+
+def _subset_optimal_path(terms: list, out, sizes, limit) -> list:
     """The pairwise order of least total cost: dynamic programming over subsets."""
     n = len(terms)
     if n > _OPTIMAL_MAX_OPERANDS:
         return greedy_path(terms, out, sizes, limit)
-    if n == 1:
-        return [(0,)]
     full = (1 << n) - 1
 
     @functools.lru_cache(maxsize=None)

@@ -10,6 +10,7 @@ inputs.
 from __future__ import annotations
 
 import builtins
+import operator
 import warnings
 
 import numpy as np
@@ -104,6 +105,9 @@ def digitize(x, bins, right: builtins.bool = False) -> ndarray:
     xv, bv = strong_v(x), strong_v(bins)
     if get_aval(xv).dtype.kind == "c":
         raise TypeError("x may not be complex")
+    if get_aval(bv).dtype.kind == "c":
+        raise TypeError(f"Cannot cast array data from {get_aval(bv).dtype!r} to "
+                        "dtype('float64') according to the rule 'safe'")
     if get_aval(bv).ndim != 1:          # NumPy's words for a bins array of the wrong rank
         raise ValueError("object too deep for desired array" if get_aval(bv).ndim > 1
                          else "object of too small depth for desired array")
@@ -139,7 +143,12 @@ def bincount(x, /, weights=None, minlength: int = 0, *, length: int | None = Non
         raise ValueError("bincount: x must be 1-dimensional (object " +
                          ("of too small depth" if aval.ndim == 0 else "too deep") +
                          " for desired array)")
-    if minlength is None or minlength < 0:
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    if isinstance(minlength, (builtins.bool, np.bool_)):
+        raise TypeError("an integer is required")
+    minlength = operator.index(minlength)
+    if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     xv = cast_v(xv, INT64)
     if weights is not None:

@@ -5,6 +5,7 @@ returns None, as NumPy's modifies its argument in place)."""
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -26,7 +27,8 @@ from xnp._indexing_funcs import (
     _ravel,
     _strides,
 )
-from xnp._util import cast_v, dtype_of, raw, shape_of
+from xnp._util import broadcast_to_v, cast_v, dtype_of, raw, shape_of
+from xnp._views import fresh, store_through
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -66,11 +68,14 @@ def unravel_index(indices, shape, order: str = "C") -> tuple:
                             "inferred as float. Wrap it with 'np.array(indices, "
                             "dtype=np.intp)'")
         raise TypeError("only int indices permitted")
+    if math.prod(dims) > np.iinfo(np.intp).max:
+        raise ValueError("dimensions are too large; arrays and shapes with a total size "
+                         "greater than 'intp' are not supported.")
     total = _prod(dims)
     strides = _strides(dims, order)
-    if not dims and shape_of(idx):
-        raise ValueError("multiple indices are not supported for 0d arrays")
     if isinstance(idx, Tracer):
+        if not dims and shape_of(idx):
+            raise ValueError("multiple indices are not supported for 0d arrays")
         idx = _in_range(idx, total, "clip", "unravel_index")
     else:
         a = np.asarray(idx)
@@ -78,6 +83,8 @@ def unravel_index(indices, shape, order: str = "C") -> tuple:
         if bad.any():
             raise ValueError(f"index {a[bad].flat[0]} is out of bounds for array with "
                              f"size {total}")
+        if not dims and shape_of(idx):      # checked after the bounds, as NumPy
+            raise ValueError("multiple indices are not supported for 0d arrays")
         idx = cast_v(idx, _I64)
     out = []
     for n, s in zip(dims, strides):
@@ -90,6 +97,13 @@ def ravel_multi_index(multi_index, dims, mode="raise", order: str = "C") -> ndar
     """Flat indices of the coordinate arrays ``multi_index`` in an array of ``dims``;
     ``mode`` ('raise', 'wrap', 'clip', or one per axis) treats out-of-range coordinates."""
     dims = _dims(dims)
+    if math.prod(dims) > np.iinfo(np.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the "
+                         "maximum possible size.")
+    if any(isinstance(c, (list, tuple)) and len(c) == 0 for c in multi_index):
+        raise TypeError("indices must be integral: the provided empty sequence was "
+                        "inferred as float. Wrap it with 'np.array(indices, "
+                        "dtype=np.intp)'")
     coords = [raw(c) for c in multi_index]
     if len(coords) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
@@ -97,6 +111,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order: str = "C") -> ndar
     if len(modes) != len(dims):
         raise ValueError("clipmode must have one entry per dimension")
     strides = _strides(dims, order)
+    # NumPy broadcasts the coordinates before checking them: none is checked when the
+    # broadcast result is empty.
+    shape = np.broadcast_shapes(*(shape_of(c) for c in coords))
+    if 0 in dims and _prod(shape):
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    coords = [broadcast_to_v(c, shape) for c in coords]
     total = None
     for c, n, md, s in zip(coords, dims, modes, strides):
         if dtype_of(c).kind not in "iu":
@@ -173,6 +193,7 @@ def fill_diagonal(a, val, wrap: builtins.bool = False) -> None:
     """Set the main diagonal of the xnp array ``a`` to ``val`` (repeated as needed), in
     place. For tall 2-d arrays ``wrap=True`` continues the diagonal below, as NumPy."""
     a = _handle(a, "fill_diagonal")
+    fresh(a)
     shape = a.shape
     if len(shape) < 2:
         raise ValueError("array must be at least 2-d")
@@ -190,4 +211,4 @@ def fill_diagonal(a, val, wrap: builtins.bool = False) -> None:
         return
     new = update_value(_ravel(a._value), (positions,), _cycled(vals, positions.size))
     check_writeable(a)
-    a._value = lax.reshape_p.bind(new, new_sizes=shape)
+    store_through(a, lax.reshape_p.bind(new, new_sizes=shape))

@@ -11,10 +11,13 @@ shares copy first.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
-from transforms.core import CompositePrimitive
+from transforms.core import CompositePrimitive, Tracer
 from xnp._array import ndarray
+from xnp._util import raw
 
 _PLAIN = (int, slice, type(None), type(Ellipsis), bool)
 
@@ -37,8 +40,27 @@ def numpy_key(key):
         elif t in _PLAIN or isinstance(k, np.integer):
             template.append(k)
         else:
-            return None
+            k = _foreign_index(k)
+            if type(k) is int:
+                template.append(k)
+            elif type(k) is np.ndarray and k.dtype.kind in "biu":
+                template.append(_Slot(len(arrays)))
+                arrays.append(k)
+            else:
+                return None
     return (tuple(template) if type(key) is tuple else template[0]), arrays
+
+
+def _foreign_index(k):
+    """An index item of another type, as NumPy reads it: ``__index__`` gives an integer,
+    ``__array__`` an array; anything else is left for the general path to reject."""
+    if isinstance(k, (np.generic, list, tuple, float, Tracer)):
+        return k
+    if hasattr(k, "__index__"):
+        return operator.index(k)
+    if hasattr(k, "__array__") and not isinstance(k, ndarray):
+        return raw(k)
+    return k
 
 
 class _Slot:

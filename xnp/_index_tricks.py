@@ -307,19 +307,31 @@ class vectorize:
 
     def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None,
                  cache: bool = False, signature=None):
+        if pyfunc is not None and not callable(pyfunc):
+            raise TypeError("`pyfunc` should be a callable")
         self.pyfunc, self.cache = pyfunc, cache
-        if isinstance(otypes, str):
-            for char in otypes:
-                if char not in np.typecodes["All"]:
-                    raise ValueError(f"Invalid otype specified: {char}")
-            otypes = list(otypes)
-        self.otypes = None if otypes is None else [np.dtype(t) for t in otypes]
+        self.otypes = otypes
         self.excluded = set(excluded or ())
         self.signature = signature
         self._core = None if signature is None else _parse_signature(signature)
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
         if pyfunc is not None:
             self.__name__ = getattr(pyfunc, "__name__", type(pyfunc).__name__)
+
+    @property
+    def otypes(self):
+        """The output dtypes (a list), or None when the first result decides them."""
+        return self._otypes
+
+    @otypes.setter
+    def otypes(self, otypes):
+        # Settable after construction, as NumPy's attribute.
+        if isinstance(otypes, str):
+            for char in otypes:
+                if char not in np.typecodes["All"]:
+                    raise ValueError(f"Invalid otype specified: {char}")
+            otypes = list(otypes)
+        self._otypes = None if otypes is None else [np.dtype(t) for t in otypes]
 
     def __call__(self, *args, **kwargs):
         if self.pyfunc is None:         # used as @vectorize(otypes=...)
@@ -349,10 +361,10 @@ class vectorize:
             _record_core_sizes(sizes, a.shape, core)
         loop_shape = np.broadcast_shapes(*[a.shape[:a.ndim - len(c)]
                                            for a, c in zip(inputs, in_core)])
-        inputs = [xnp.reshape(xnp.broadcast_to(a, loop_shape + a.shape[a.ndim - len(c):]),
-                              (-1,) + a.shape[a.ndim - len(c):])
-                  for a, c in zip(inputs, in_core)]
         count = math.prod(loop_shape)
+        inputs = [xnp.reshape(xnp.broadcast_to(a, loop_shape + a.shape[a.ndim - len(c):]),
+                              (count,) + a.shape[a.ndim - len(c):])
+                  for a, c in zip(inputs, in_core)]
         if count == 0:
             return self._empty(loop_shape, out_core, sizes)
         otypes, first_result = self.otypes, None

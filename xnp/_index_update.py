@@ -49,6 +49,12 @@ def assigned_value(value, dtype: np.dtype):
     complex into real)."""
     if _plain_sequence(value):
         return np.asarray(value, dtype=dtype)
+    if isinstance(value, np.generic) and dtype.kind in "iu":
+        # NumPy stores its scalars into signed integers through int() (ValueError for NaN,
+        # OverflowError out of range): its own item assignment decides.
+        slot = np.zeros((), dtype)
+        slot[()] = value
+        return slot
     if dtype.kind == "O" and isinstance(value, (list, tuple)):
         return np.asarray(numpy_values(value), dtype=dtype)   # the objects themselves
     return cast_v(raw(value), dtype)
@@ -205,7 +211,22 @@ def setitem_value(x, key, value):
         elif ndim is not None and isinstance(value, (list, tuple)):
             # lists nested deeper than the selection are elements, as NumPy's
             value = np.array(numpy_values(value), dtype=dtype, ndmax=ndim)
-    return update_value(v, key, assigned_value(value, dtype))
+    u = assigned_value(value, dtype)
+    _check_full_mask_value(key, shape_of(v), shape_of(u))
+    return update_value(v, key, u)
+
+
+def _check_full_mask_value(key, shape: tuple, ushape: tuple) -> None:
+    """NumPy's ``x[mask] = u`` with one boolean mask of x's dimensions takes a 0-d or 1-d
+    ``u`` only (TypeError otherwise, even for a shape that would broadcast)."""
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]
+    if len(ushape) > 1 and shape and (type(key) in (ndarray, np.ndarray, list) or
+                                      isinstance(key, Tracer)):
+        aval = get_aval(np.asarray(numpy_values(key)) if type(key) is list else raw(key))
+        if aval.dtype.kind == "b" and aval.ndim == len(shape):
+            raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                            f"1-dimensional input, input has {len(ushape)} dimensions")
 
 
 def _selected_ndim(shape: tuple, key) -> int | None:

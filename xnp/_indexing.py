@@ -61,7 +61,9 @@ def _classify(item):
     elif not isinstance(v, (np.ndarray, np.generic, Tracer)):
         if hasattr(item, "__index__") and not isinstance(item, float):
             return "int", operator.index(item)
-        raise IndexError(_VALID)
+        if not hasattr(item, "__array__"):
+            raise IndexError(_VALID)
+        v = raw(item)    # an array-like object indexes as its array
     aval = get_aval(v)
     kind = aval.dtype.kind
     if kind == "b":

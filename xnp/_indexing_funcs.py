@@ -34,6 +34,7 @@ from xnp._util import (
     truth_v,
     where_v,
 )
+from xnp._views import fresh, store_through
 from xnp._writeable import check_writeable, read_only
 
 __all__ = [
@@ -109,7 +110,7 @@ def _out(v, out) -> ndarray:
     if type(out) is not ndarray:
         raise TypeError(f"out must be an xnp array, got {type(out).__name__}")
     check_writeable(out, "output array")
-    out._value = broadcast_to_v(cast_v(v, out.dtype), out.shape)
+    store_through(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
     return out
 
 
@@ -188,16 +189,18 @@ def put_along_axis(arr, indices, values, axis: int | None) -> None:
     """Assign ``values`` at ``indices`` along ``axis`` of the xnp array ``arr`` (in place:
     the handle is rebound)."""
     arr = _handle(arr, "put_along_axis")
+    fresh(arr)
     v, key = _along_axis(arr, indices, axis)
     new = update_value(v, key, assigned_value(values, arr.dtype))
     check_writeable(arr)
-    arr._value = lax.reshape_p.bind(new, new_sizes=arr.shape) if axis is None else new
+    store_through(arr, lax.reshape_p.bind(new, new_sizes=arr.shape) if axis is None else new)
 
 
 def put(a, ind, v, mode: str = "raise") -> None:
     """Set the flat elements ``a.flat[ind] = v`` of the xnp array ``a`` in place; ``v`` is
     repeated as needed. Traced indices with ``mode='raise'`` are clamped."""
     a = _handle(a, "put")
+    fresh(a)
     idx = _ravel(cast_v(raw(ind), _I64))
     m = shape_of(idx)[0]
     vals = _ravel(assigned_value(v, a.dtype))
@@ -210,7 +213,7 @@ def put(a, ind, v, mode: str = "raise") -> None:
         idx = _in_range(idx, a.size, mode, "put")
     new = update_value(flat, (idx,), _cycled(vals, m))
     check_writeable(a)
-    a._value = lax.reshape_p.bind(new, new_sizes=a.shape)
+    store_through(a, lax.reshape_p.bind(new, new_sizes=a.shape))
 
 
 # --- choosing -----------------------------------------------------------------------------
@@ -499,6 +502,7 @@ def place(arr, mask, vals) -> None:
     """Put ``vals`` (repeated as needed) where ``mask`` is true, in the xnp array ``arr``
     (in place: the handle is rebound). Traceable: a cumsum, a gather and a select."""
     arr = _handle(arr, "place")
+    fresh(arr)
     m = _ravel(_nonzero_mask(raw(mask)))
     if shape_of(m)[0] != arr.size:
         raise ValueError("place: mask and data must be the same size")
@@ -513,7 +517,7 @@ def place(arr, mask, vals) -> None:
     picked = index_value(u, (slot,), mode="clip")
     new = lax.select_n_p.bind(m, _ravel(arr._value), picked)
     check_writeable(arr)
-    arr._value = lax.reshape_p.bind(new, new_sizes=arr.shape)
+    store_through(arr, lax.reshape_p.bind(new, new_sizes=arr.shape))
 
 
 # --- strides of a C- or F-ordered shape (also used by xnp._index_construction) ------------

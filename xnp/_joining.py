@@ -35,6 +35,7 @@ from xnp._util import (
     raw,
     truth_v,
 )
+from xnp._views import store_through
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -115,7 +116,7 @@ def _to_out(result, out, what: str):
         raise ValueError(f"Output array is the wrong shape: {out.shape} for a result of "
                          f"shape {shape_v(result)}")
     check_writeable(out, "output array")
-    out._value = cast_v(result, out.dtype)
+    store_through(out, cast_v(result, out.dtype))
     return out
 
 
@@ -375,8 +376,8 @@ def delete(arr, obj, axis=None) -> ndarray:
                                  f"dimensional and match the axis length of {n}")
             keep = ~idx
         else:
-            if idx.size == 0:
-                idx = idx.astype(np.intp)
+            if idx.size == 0 and not isinstance(obj, (np.ndarray, ndarray, Tracer)):
+                idx = idx.astype(np.intp)     # [] is an empty index list; float arrays raise
             if idx.dtype.kind not in "iu":
                 raise IndexError("arrays used as indices must be of integer (or boolean) "
                                  "type")
@@ -413,7 +414,7 @@ def insert(arr, obj, values, axis=None) -> ndarray:
     w = value_as(values, dt)
     if idx.size == 1:
         return wrap(_insert_one(v, axis, idx, obj, w))
-    if idx.size == 0 and not isinstance(obj, np.ndarray):
+    if idx.size == 0 and not isinstance(obj, (np.ndarray, ndarray, Tracer)):
         idx = idx.astype(np.intp)
     if idx.dtype.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
@@ -460,6 +461,8 @@ def _assignable(w, target, fancy: bool = False):
 def _insert_one(v, axis, idx, obj, w):
     shape = shape_v(v)
     n = shape[axis]
+    if idx.dtype.kind not in "iu":   # NumPy slices with the index
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
     index = int(idx.reshape(()) if idx.ndim == 0 else idx[0])
     if index < -n or index > n:
         raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")

@@ -20,7 +20,7 @@ from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import result_type
 from xnp._einsum import cast, einsum, einsum_path, reshape_v, strong, transpose_v
 from xnp._util import broadcast_to_v, cast_v, dtype_of, normalize_axis, raw, shape_of
-from xnp._views import store_value, write_numpy_out
+from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
@@ -76,7 +76,7 @@ def _ufunc_out(name: str, r, out: ndarray, casting: str, core: int = 0) -> ndarr
         raise ValueError(f"{name}: output operand of shape {fmt_shape(os)} does not match "
                          f"the result shape {fmt_shape(rs)}")
     check_writeable(out, "output array")
-    out._value = broadcast_to_v(cast_v(r, out.dtype), os)
+    store_through(out, broadcast_to_v(cast_v(r, out.dtype), os))
     return out
 
 
@@ -96,7 +96,7 @@ def _exact_out(name: str, r, out) -> ndarray:
     if type(out) is np.ndarray:
         return write_numpy_out(out, r, name)
     check_writeable(out, "output array")
-    store_value(out, r)         # in place, so that views of out see the result
+    store_through(out, r)       # in place, so that views of out see the result
     return out
 
 

@@ -103,11 +103,17 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping", v)
     shape = _infer_shape(size, shape)
-    if copy is False and order != "F":
-        from xnp._layout import reshape_needs_copy
-        if reshape_needs_copy(v, shape):
+    if copy is False:
+        from xnp._layout import numpy_value, reshape_needs_copy
+        probe, target = v, shape
+        if order == "F":    # Fortran order: the C-order reshape of the reversed axes
+            a = numpy_value(v)
+            probe, target = (v if a is None else a.T), shape[::-1]
+        if reshape_needs_copy(probe, target):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
     out = wrap(reshape_v(v, shape, order))
+    if copy:
+        return out.copy()
     return reshape_view(out, a) if order != "F" else out
 
 
@@ -155,8 +161,8 @@ def moveaxis(a, source, destination) -> ndarray:
     """Move axes to new positions, the others keeping their order."""
     v = value(a)
     nd = len(shape_v(v))
-    source = normalize_axis_tuple(source, nd, "source")
-    destination = normalize_axis_tuple(destination, nd, "destination")
+    source = normalize_axis_tuple(_axes(source), nd, "source")
+    destination = normalize_axis_tuple(_axes(destination), nd, "destination")
     if len(source) != len(destination):
         raise ValueError("`source` and `destination` arguments must have the same number "
                          "of elements")
@@ -164,6 +170,16 @@ def moveaxis(a, source, destination) -> ndarray:
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
     return transpose_view(wrap(transpose_v(v, order)), a, tuple(order))
+
+
+def _axes(axes):
+    """An integer, or any sequence of them (a range, an array), as NumPy accepts."""
+    if isinstance(axes, (tuple, list)):
+        return axes
+    try:
+        return operator.index(axes)
+    except TypeError:
+        return list(axes)
 
 
 def rollaxis(a, axis: int, start: int = 0) -> ndarray:
@@ -178,8 +194,6 @@ def rollaxis(a, axis: int, start: int = 0) -> ndarray:
     start = start + nd if start < 0 else start
     if axis < start:
         start -= 1
-    if axis == start:
-        return wrap(v)
     order = [n for n in range(nd) if n != axis]
     order.insert(start, axis)
     return transpose_view(wrap(transpose_v(v, order)), a, tuple(order))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
 from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
-from xnp._views import store_value, write_numpy_out
+from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -46,14 +47,23 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=Non
 
     NaN bounds propagate, as in NumPy; the result dtype follows NEP 50 over all three.
     """
-    if (a_min is not np._NoValue or a_max is not np._NoValue) and (
-            min is not None or max is not None):
+    no = np._NoValue
+    if a_min is no and a_max is no:
+        lo, hi = min, max
+    elif a_min is no or a_max is no:
+        missing = "a_min" if a_min is no else "a_max"
+        raise TypeError(f"clip() missing 1 required positional argument: '{missing}'")
+    elif min is not None or max is not None:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
                          "are provided is forbidden.")
-    if a_min is not np._NoValue and a_max is np._NoValue and max is None:
-        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
-    lo = min if a_min is np._NoValue else a_min
-    hi = max if a_max is np._NoValue else a_max
+    else:
+        lo, hi = a_min, a_max
+    casting = kwargs.get("casting", "same_kind")
+    if not isinstance(casting, str):
+        raise TypeError(f"casting must be str, not {type(casting).__name__}")
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                         f"'unsafe' (got {casting!r})")
     v = raw(a)
     if lo is not None:
         v = lax.max_p.bind(v, _int_bound(raw(lo), v))
@@ -61,7 +71,22 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=Non
         v = lax.min_p.bind(v, _int_bound(raw(hi), v))
     if lo is None and hi is None:
         v = lax.copy_p.bind(v)
+    if out is not None and not np.can_cast(dtype_of(v), out.dtype, casting):
+        raise _clip_cast_error(casting, dtype_of(v), out.dtype)
     return _out(v, out)
+
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def _clip_cast_error(casting, from_, to) -> TypeError:
+    """NumPy's own output-casting TypeError for its ``clip`` ufunc."""
+    try:
+        from numpy._core import _exceptions, umath
+        return _exceptions._UFuncOutputCastingError(umath.clip, casting, from_, to, 0)
+    except (ImportError, AttributeError, TypeError):    # NumPy's private names moved
+        return TypeError(f"Cannot cast ufunc 'clip' output from {from_!r} to {to!r} with "
+                         f"casting rule '{casting}'")
 
 
 def _int_bound(bound, v):
@@ -81,7 +106,7 @@ def _out(v, out) -> ndarray:
     if type(out) is np.ndarray:
         return write_numpy_out(out, broadcast_to_v(cast_v(v, out.dtype), out.shape), "out")
     check_writeable(out, "output array")
-    store_value(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
+    store_through(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
     return out
 
 
@@ -206,15 +231,35 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     if dt.kind == "O":
         return _isclose_objects(x, y, rtol, atol, equal_nan)
     x, y = cast_v(x, dt), cast_v(y, dt)
+    atol, rtol = raw(atol), raw(rtol)
+    _check_tolerances(atol, rtol)
     finite = lax.and_p.bind(lax.is_finite_p.bind(x), lax.is_finite_p.bind(y))
-    diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
-    tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
+    with np.errstate(invalid="ignore"):     # inf - inf, 0 * inf: decided by the tests below
+        diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
+        tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
     close = lax.and_p.bind(finite, lax.le_p.bind(diff, tol))
     close = lax.or_p.bind(close, lax.eq_p.bind(x, y))
     if equal_nan:
         both_nan = lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y))
         close = lax.or_p.bind(close, both_nan)
     return wrap(close)
+
+
+def _check_tolerances(atol, rtol) -> None:
+    """NumPy's report of a non-finite concrete ``atol``/``rtol``, as ``geterr()['invalid']``
+    asks (a RuntimeWarning by default)."""
+    if isinstance(atol, Tracer) or isinstance(rtol, Tracer):
+        return
+    if np.all(np.isfinite(atol)) and np.all(np.isfinite(rtol)):
+        return
+    message = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+    mode = np.geterr()["invalid"]
+    if mode == "warn":
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    elif mode == "raise":
+        raise FloatingPointError(message)
+    elif mode == "print":
+        print(message)
 
 
 def _isclose_objects(x, y, rtol, atol, equal_nan):
@@ -253,7 +298,7 @@ def array_equal(a1, a2, equal_nan: bool = False) -> ndarray:
     x, y = raw(a1), raw(a2)
     if shape_of(x) != shape_of(y):
         return False
-    eq = lax.eq_p.bind(x, y)
+    eq = _elementwise_eq(x, y)
     if equal_nan and is_inexact(dtype_of(x)) and is_inexact(dtype_of(y)):
         eq = lax.or_p.bind(eq, lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y)))
     return _python_bool(all_(wrap(eq)))
@@ -268,7 +313,16 @@ def array_equiv(a1, a2) -> ndarray:
         np.broadcast_shapes(shape_of(x), shape_of(y))
     except ValueError:
         return False
-    return _python_bool(all_(wrap(lax.eq_p.bind(x, y))))
+    return _python_bool(all_(wrap(_elementwise_eq(x, y))))
+
+
+def _elementwise_eq(x, y):
+    """``x == y`` as the ``==`` operator gives it: where NumPy has no comparison loop for
+    the two dtypes (a string and a number), every element compares unequal."""
+    try:
+        return lax.eq_p.bind(x, y)
+    except TypeError:
+        return raw(wrap(x) == wrap(y))
 
 
 def isreal(x) -> ndarray:
@@ -288,7 +342,13 @@ def isrealobj(x) -> bool:
 
 
 def iscomplexobj(x) -> bool:
-    """Whether ``x`` has a complex dtype (False for objects that are not array-like)."""
+    """Whether ``x`` has a complex dtype (False for objects that are not array-like);
+    objects with a ``dtype`` attribute are judged by its ``type``, as NumPy does."""
+    if type(x) is not ndarray:
+        try:
+            return issubclass(x.dtype.type, np.complexfloating)
+        except AttributeError:
+            pass
     try:
         return dtype_of(raw(x)).kind == "c"
     except TypeError:
@@ -325,7 +385,11 @@ def i0(x) -> ndarray:
     v = raw(x)
     if dtype_of(v).kind == "c":
         raise TypeError("i0 not supported for complex values")
-    v = cast_v(v, np.float64)
+    # NumPy keeps a float input's dtype (float64 for the rest); computed in float64 at
+    # least, then rounded.
+    out_dt = dtype_of(v) if dtype_of(v).kind == "f" else np.dtype(np.float64)
+    dt = np.dtype(np.longdouble) if out_dt == np.longdouble else np.dtype(np.float64)
+    v = cast_v(v, dt)
     try:
         concrete = np.abs(np.asarray(concrete_or_error(v)))
         finite = concrete[np.isfinite(concrete)]
@@ -336,12 +400,13 @@ def i0(x) -> ndarray:
     # that is exact to a few ulps for |x| up to about 300.
     terms = int(min(biggest, 710.0)) + 40 if biggest is not None else 390
     q = lax.mul_p.bind(lax.mul_p.bind(v, v), 0.25)
-    term, total = cast_v(1.0, np.float64), cast_v(1.0, np.float64)
+    term, total = cast_v(1.0, dt), cast_v(1.0, dt)
     for k in range(1, terms):
         term = lax.div_p.bind(lax.mul_p.bind(term, q), float(k * k))
         total = lax.add_p.bind(total, term)
     # NumPy's i0 is NaN at +-inf (its Chebyshev form multiplies inf by 0 there).
-    return wrap(lax.select_n_p.bind(lax.is_finite_p.bind(v), np.float64(np.nan), total))
+    r = lax.select_n_p.bind(lax.is_finite_p.bind(v), cast_v(np.nan, dt), total)
+    return wrap(cast_v(r, out_dt))
 
 
 def isscalar(element) -> bool:

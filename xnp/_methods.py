@@ -28,7 +28,12 @@ from xnp._index_eager import index_p as _index_p
 from xnp._method_args import _install_method_args
 from xnp._numpy_protocols import array_function, array_ufunc
 from xnp._object_loops import object_scalar
-from xnp._operators import check_in_place_cast, output_casting_error, power_operator
+from xnp._operators import (
+    check_in_place_cast,
+    output_casting_error,
+    power_in_place,
+    power_operator,
+)
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, raw
 from xnp._views import (
@@ -93,12 +98,20 @@ def _equality(op, incomparable: bool):
     return compare
 
 
+# NumPy's ufuncs of the operators whose xnp function is not a single primitive: eager
+# in-place updates (``a |= 1``, ``a %= 3``) run them with out=, so views of ``a`` see the
+# write, as for ``a += 1``.
+_IN_PLACE_UFUNCS = {"mod": np.remainder, "pow": power_in_place, "lshift": np.left_shift,
+                    "rshift": np.right_shift, "and": np.bitwise_and, "or": np.bitwise_or,
+                    "xor": np.bitwise_xor}
+
+
 def _binary(fn, name: str = ""):
     """Operator, reflected operator and in-place operator for ``fn``, a primitive (fast
     path straight to its implementation when eager) or a function on values."""
     prim = fn if isinstance(fn, Primitive) else None
     impl = prim.impl if prim is not None else None
-    ufunc = impl if isinstance(impl, np.ufunc) else None
+    ufunc = impl if isinstance(impl, np.ufunc) else _IN_PLACE_UFUNCS.get(name)
     fn = prim.bind if prim is not None else fn
     # Closure cells are read faster than module globals on this hot path.
     handle, new, active, scalars = ndarray, _new_handle, _n_active, _SCALARS
@@ -257,7 +270,7 @@ def _reshape(self, *shape, order="C", copy=None):
         raise TypeError("reshape() takes exactly 1 argument (0 given)")
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
-    return xnp.reshape(self, shape, order=order)
+    return xnp.reshape(self, shape, order=order, copy=copy)
 
 
 def _transpose(self, *axes):
@@ -557,7 +570,10 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
     elif isinstance(value, Tracer) or not isinstance(
             value, (np.ndarray, np.generic, int, float, complex, bool)):
         return False
-    if isinstance(key, np.ndarray) and key.dtype == bool or \
+    if isinstance(key, np.ndarray) and key.dtype == bool and key.shape == buf.shape and \
+            through is None and buf.dtype.kind != "O":
+        pass                # a mask of the whole array (``Z[abs(Z) < 2] = ...``): NumPy's
+    elif isinstance(key, np.ndarray) and key.dtype == bool or \
             type(key) is tuple and any(isinstance(k, np.ndarray) and k.dtype == bool
                                        for k in key):
         return False        # boolean masks: the functional path checks shapes as xnp does

@@ -119,12 +119,12 @@ def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool 
     return store(keep_v(r, aval.shape, axes, keepdims), out, "nanmean")
 
 
-def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction):
+def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction, out=None):
     v, isnan = _replace_nan(a, 0)
     if isnan is None:
         return raw(var(v, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                    correction=correction))
-    _check_inexact(dtype, None)
+    _check_inexact(dtype, out)
     if correction is not None:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -157,7 +157,7 @@ def nanvar(a, axis: Axis = None, dtype=None, out=None, ddof=0,
            keepdims: builtins.bool = False, *, where=True, mean=None,
            correction=None) -> ndarray:
     """Variance of the non-NaN elements; slices with ``count - ddof <= 0`` give NaN."""
-    r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction)
+    r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction, out)
     return store(r, out, "nanvar")
 
 
@@ -165,7 +165,7 @@ def nanstd(a, axis: Axis = None, dtype=None, out=None, ddof=0,
            keepdims: builtins.bool = False, *, where=True, mean=None,
            correction=None) -> ndarray:
     """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`."""
-    r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction)
+    r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction, out)
     from xnp._ufunc_composites import sqrt_of_spread_v  # _ufuncs imports this module
     return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "nanstd")
 

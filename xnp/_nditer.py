@@ -11,6 +11,7 @@ operations (or ``vmap``) instead.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -19,6 +20,7 @@ import xnp
 from transforms.core import Tracer
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
+from xnp._flatiter import flatiter
 from xnp._writeable import is_writeable
 
 __all__ = ["broadcast", "nditer", "nested_iters"]
@@ -29,7 +31,12 @@ class broadcast:
     ``shape``, ``ndim``, ``size``, ``numiter``, ``iters``, and iteration over tuples of
     corresponding elements (with ``index`` and ``reset()``)."""
 
-    def __init__(self, *args):
+    __signature__ = inspect.Signature([inspect.Parameter(
+        "arrays", inspect.Parameter.VAR_POSITIONAL)])
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            raise ValueError("keyword arguments not accepted.")
         if len(args) > 64:
             raise ValueError(f"Need at least 0 and at most 64 array objects, got {len(args)}")
         parts = []
@@ -59,9 +66,9 @@ class broadcast:
     @property
     def iters(self) -> tuple:
         """One flat iterator per argument, over its broadcast view."""
-        return tuple(xnp.broadcast_to(a, self.shape).flat for a in self._arrays)
+        return tuple(_BroadcastFlat(a, self.shape) for a in self._arrays)
 
-    def reset(self) -> None:
+    def reset(self, /) -> None:
         self.index = 0
 
     def __iter__(self) -> broadcast:
@@ -73,6 +80,26 @@ class broadcast:
         idx = np.unravel_index(self.index, self.shape) if self.shape else ()
         self.index += 1
         return tuple(xnp.broadcast_to(a, self.shape)[idx] for a in self._arrays)
+
+
+class _BroadcastFlat(flatiter):
+    """``broadcast(...).iters[k]``: a flat iterator over argument ``k`` broadcast to the
+    common shape, whose ``base`` is the argument itself (as NumPy's)."""
+
+    __slots__ = ("_shape",)
+
+    def __init__(self, base: ndarray, shape: tuple):
+        super().__init__(base)
+        self._shape = shape
+
+    def _ravel(self) -> ndarray:
+        return xnp.ravel(xnp.broadcast_to(self.base, self._shape))
+
+    def __len__(self) -> int:
+        return math.prod(self._shape)
+
+    def __setitem__(self, key, value) -> None:
+        raise ValueError("xnp: the iterators of a broadcast object are read-only")
 
 
 _WRITE_FLAGS = ("readwrite", "writeonly")

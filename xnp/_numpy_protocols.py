@@ -59,6 +59,10 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 def array_function(self, func, types, args, kwargs):
+    if func.__name__ in _WRITES_INTO_ARGUMENTS and args and type(args[0]) is np.ndarray:
+        # Into a NumPy array (``numpy.copyto(numpy_array, xnp_array)``, and NumPy's
+        # full_like, which calls it): NumPy writes its own array, from the xnp values.
+        return func(*numpy_values(args), **numpy_values(kwargs))
     if func.__name__ not in _WRITES_INTO_ARGUMENTS \
             and all(t is ndarray or t is np.ndarray for t in types) \
             and not _holds_tracer(args) and not _holds_tracer(kwargs) \

@@ -26,21 +26,36 @@ OPERATOR_UFUNCS = {
 }
 
 
+def _special_power(y) -> str | None:
+    """The ufunc NumPy's ``x ** y`` calls instead of ``power`` for a float or complex
+    ``x`` (see above), or None."""
+    t = type(y)
+    if (t is int and (y == 2 or y == -1)) or (t is float and y == 0.5):
+        return "sqrt" if t is float else "square" if y == 2 else "reciprocal"
+    return None
+
+
 def power_operator(power_fn, ufuncs):
     """``x ** y`` on values: ``power_fn`` except in the three special cases above."""
-    special = {2: ufuncs["square"]._fn, -1: ufuncs["reciprocal"]._fn}
-    sqrt = ufuncs["sqrt"]._fn
 
     def pow_op(x, y):
-        t = type(y)
-        if (t is int and (y == 2 or y == -1)) or (t is float and y == 0.5):
-            # Traced, ``x ** 2`` stays ``integer_pow`` (the same values; jaxprs read as
-            # JAX's); eagerly ``square`` gives NumPy's complex results and warnings.
-            if dtype_of(x).kind in "fc" and not (y == 2 and isinstance(x, Tracer)):
-                return sqrt(x) if t is float else special[y](x)
+        name = _special_power(y)
+        # Traced, ``x ** 2`` stays ``integer_pow`` (the same values; jaxprs read as JAX's);
+        # eagerly ``square`` gives NumPy's complex results and warnings.
+        if name is not None and dtype_of(x).kind in "fc" and \
+                not (name == "square" and isinstance(x, Tracer)):
+            return ufuncs[name]._fn(x)
         return power_fn(x, y)
     pow_op.__name__ = "power"
     return pow_op
+
+
+def power_in_place(buf: np.ndarray, y, out, casting: str):
+    """``buf **= y`` on a NumPy array with NumPy's ufuncs, its special cases included."""
+    name = _special_power(y) if buf.dtype.kind in "fc" else None
+    if name is None:
+        return np.power(buf, y, out=out, casting=casting)
+    return getattr(np, name)(buf, out=out, casting=casting)
 
 
 def output_casting_error(operator: str, from_, to) -> TypeError:

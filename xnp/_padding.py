@@ -65,14 +65,15 @@ def pad(array, pad_width, mode="constant", **kwargs) -> ndarray:
                 raise ValueError(f"can't extend empty axis {axis} using modes other than "
                                  "'constant' or 'empty'")
         return wrap(_pad_constant(v, widths, [(0, 0)] * nd))
+    original = v
     if mode in ("maximum", "minimum", "mean", "median"):
         lengths = _pairs(kwargs.get("stat_length"), nd, as_index=True)
         for axis, (lo, hi) in enumerate(widths):
             v = _pad_stat(v, axis, lo, hi, lengths[axis], mode)
-        return wrap(v)
+        return wrap(lax.copy_p.bind(v) if v is original else v)
     ends = _value_pairs(kwargs.get("end_values", 0), nd) if mode == "linear_ramp" else None
     for axis, (lo, hi) in enumerate(widths):
-        if not (lo or hi):
+        if not (lo or hi) and mode != "linear_ramp":   # NumPy builds even empty ramps
             continue
         if mode == "edge" or (mode in ("reflect", "symmetric") and shape[axis] == 1):
             v = _pad_edge(v, axis, lo, hi)
@@ -83,7 +84,8 @@ def pad(array, pad_width, mode="constant", **kwargs) -> ndarray:
         else:
             odd = kwargs.get("reflect_type", "even") == "odd"
             v = _pad_reflect(v, axis, lo, hi, mode == "symmetric", odd)
-    return wrap(v)
+    # Zero widths give a new array, as NumPy's
+    return wrap(lax.copy_p.bind(v) if v is original else v)
 
 
 # --- arguments ----------------------------------------------------------------------------------
@@ -207,12 +209,10 @@ def _pad_ramp(v, axis, lo, hi, ends):
     n = shape_v(v)[axis]
     parts = []
     for k, end, edge_at in ((lo, ends[0], 0), (hi, ends[1], n - 1)):
-        if not k:
-            parts.append(None)
-            continue
         edge = lax.squeeze_p.bind(slice_axis_v(v, axis, edge_at, edge_at + 1),
                                   dimensions=(axis,))
-        parts.append(linspace_v(end, edge, k, False, dt, axis))
+        ramp = linspace_v(end, edge, k, False, dt, axis)   # built (and checked) for k = 0
+        parts.append(ramp if k else None)
     left, right = parts
     out = [left] if left is not None else []
     out.append(v)

@@ -278,9 +278,26 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_na
         qv = q if type(q) in (builtins.bool, int, float) else raw(q)
         r = quantile_p.bind(strong_v(a), qv, name=name, axis=axis, method=method,
                             keepdims=bool(keepdims))
-        return store(r, out, name)
-    return store(_quantile_values(name, a, q, axis, method, keepdims, weights, percent,
-                                  skip_nan), out, name)
+        return _store_broadcast(r, out, name)
+    return _store_broadcast(_quantile_values(name, a, q, axis, method, keepdims, weights,
+                                             percent, skip_nan), out, name)
+
+
+def _store_broadcast(r, out, name):
+    """``store``, with the result broadcast to ``out``'s shape as a ufunc's output would
+    be (NumPy's quantiles and nanmedian write ``out`` so; median and reductions do not)."""
+    if out is not None and not isinstance(out, tuple):
+        shape, oshape = get_aval(r).shape, np.shape(out)
+        if oshape != shape:
+            try:
+                both = np.broadcast_shapes(shape, oshape)
+            except ValueError:
+                both = shape
+            if both != oshape:
+                raise ValueError(f"non-broadcastable output operand with shape {oshape} "
+                                 f"doesn't match the broadcast shape {both}")
+            r = broadcast_to_v(r, oshape)
+    return store(r, out, name)
 
 
 def _quantile_numpy(v, q, *, name, axis, method, keepdims):
@@ -345,7 +362,10 @@ def _nan_fixup(r, s, n, skip_nan, inexact):
     if skip_nan:
         bad = B.eq_p.bind(n, 0)
         if concrete_any(bad):
-            warn("All-NaN slice encountered")
+            # NumPy warns once per all-NaN slice.
+            k = B.reduce_sum_p.bind(cast_v(bad, INT64), axes=tuple(range(get_aval(bad).ndim)))
+            for _ in range(builtins.int(k)):
+                warn("All-NaN slice encountered")
         fill = cast_v(np.nan, rdt)
     else:
         last = B.slice_p.bind(s, start_indices=(0,) * (get_aval(s).ndim - 1) + (
@@ -456,7 +476,7 @@ def _median(name, a, axis, out, keepdims, skip_nan):
         r = _nan_fixup(r, s, n, skip_nan, inexact)
     if keepdims:
         r = B.reshape_p.bind(r, new_sizes=kshape)
-    return store(r, out, name)
+    return _store_broadcast(r, out, name) if skip_nan else store(r, out, name)
 
 
 def median(a, axis=None, out=None, overwrite_input: builtins.bool = False,

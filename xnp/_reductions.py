@@ -24,7 +24,7 @@ from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw, truth_v
-from xnp._views import store_value, write_numpy_out
+from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
 
 __all__ = [
@@ -98,7 +98,7 @@ def store(v, out, name: str) -> ndarray:
         raise ValueError(f"{name}: output array of shape {out.shape} does not match the "
                          f"result shape {shape}")
     check_writeable(out, "output array")
-    store_value(out, cast_v(v, out.dtype))
+    store_through(out, cast_v(v, out.dtype))
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from transforms.core import CompositePrimitive, concrete_or_error, get_aval
+from transforms.core import CompositePrimitive, Tracer, concrete_or_error, get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._dtypes import is_inexact, result_dtype_of_avals
@@ -335,6 +335,16 @@ def _check_isin_kind(kind, element, test):
     if kind == "table" and any(get_aval(v).dtype.kind not in "biu" for v in (element, test)):
         raise ValueError("The 'table' method is only supported for boolean or integer "
                          "arrays. Please select 'sort' or None for kind.")
+    t = get_aval(test)
+    if kind == "table" and t.dtype.kind in "iu" and t.size and not isinstance(test, Tracer):
+        # NumPy's table holds test - min(test) in test's dtype, which must not overflow.
+        axes = tuple(range(t.ndim))
+        span = (int(lax.reduce_max_p.bind(test, axes=axes))
+                - int(lax.reduce_min_p.bind(test, axes=axes)))
+        if span > np.iinfo(t.dtype).max:
+            raise RuntimeError("You have specified kind='table', but the range of values in "
+                               "`ar2` or `ar1` exceed the maximum integer of the datatype. "
+                               "Please set `kind` to None or 'sort'.")
 
 
 def isin(element, test_elements, assume_unique: bool = False, invert: bool = False, *,

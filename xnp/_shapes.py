@@ -144,9 +144,12 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
 
 
 def _only_python_numbers(x) -> bool:
+    """Whether ``x`` nests only Python numbers and NumPy's numeric scalars (which NumPy
+    stores into an integer array through ``int()``, raising for NaN and overflow)."""
     if isinstance(x, (list, tuple)):
         return all(_only_python_numbers(i) for i in x)
-    return type(x) in (bool, int, float)
+    return type(x) in (bool, int, float) or (isinstance(x, np.generic) and
+                                              x.dtype.kind in "biuf")
 
 
 def _python_numbers(x):

@@ -201,13 +201,15 @@ def argsort(a, axis: int | None = -1, kind: str | None = None, order=None, *,
 
 def sort_complex(a) -> ndarray:
     """Sort along the last axis and return a complex array, as :func:`numpy.sort_complex`
-    (complex64 for 8- and 16-bit integers, complex128 for other real dtypes)."""
+    (complex64 for 8- and 16-bit integers, clongdouble for longdouble, complex128 for
+    other real dtypes)."""
     v, axis = _along(a, -1)
     out = sort_along_v((v,), axis)[0]
     dt = get_aval(out).dtype
     if dt.kind != "c":
         small = dt.kind in "iu" and dt.itemsize <= 2
-        out = cast_v(out, np.complex64 if small else np.complex128)
+        out = cast_v(out, np.complex64 if small else
+                     np.clongdouble if dt == np.longdouble else np.complex128)
     return wrap(out)
 
 

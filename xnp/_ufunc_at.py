@@ -61,14 +61,16 @@ def ufunc_at(uf, a, indices, b=None):
     if type(a) is not ndarray:
         raise TypeError(f"{uf.__name__}.at: the first argument must be an xnp array")
     check_writeable(a)
+    from xnp._views import fresh, store_through
+    fresh(a)
     if uf.__name__ in _SCATTER:
-        a._value = _scatter(uf, a, indices, b)
+        store_through(a, _scatter(uf, a, indices, b))
         return None
     key = _concrete_key(indices)
     if key is None:
         raise TypeError(f"xnp.{uf.__name__}.at needs concrete indices (only add, subtract, "
                         "multiply, maximum and minimum accept traced ones)")
-    a._value = _rounds(uf, a, key, b)
+    store_through(a, _rounds(uf, a, key, b))
     return None
 
 

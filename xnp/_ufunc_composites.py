@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from transforms.core import CompositePrimitive
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._object_loops import OBJECT, ObjectLoop, nonzero_or_object_loop
@@ -99,6 +100,17 @@ def _fmax_fmin(prim):
 
 def _hypot(x, y):
     x, y = _in_loop(np.hypot, x, y)
+    dt = dtype_of(x)
+    if dt == np.float64:
+        return _hypot64(x, y)
+    if dt in (np.float16, np.float32):
+        # C's hypotf, which NumPy calls (for float16 too, then rounding to float16), is
+        # the float64 sqrt(x*x + y*y) rounded: exact squares, no overflow in float64
+        x64, y64 = cast_v(x, np.float64), cast_v(y, np.float64)
+        r = lax.sqrt_p.bind(lax.add_p.bind(lax.mul_p.bind(x64, x64), lax.mul_p.bind(y64, y64)))
+        inf = lax.or_p.bind(lax.eq_p.bind(lax.abs_p.bind(x64), np.inf),
+                            lax.eq_p.bind(lax.abs_p.bind(y64), np.inf))
+        return cast_v(cast_v(_select(inf, np.float64(np.inf), r), np.float32), dt)
     ax, ay = lax.abs_p.bind(x), lax.abs_p.bind(y)
     big, small = lax.max_p.bind(ax, ay), lax.min_p.bind(ax, ay)
     safe = _select(lax.eq_p.bind(big, 0), lax.add_p.bind(big, 1), big)
@@ -106,6 +118,32 @@ def _hypot(x, y):
     r = lax.mul_p.bind(big, lax.sqrt_p.bind(lax.add_p.bind(1, lax.mul_p.bind(ratio, ratio))))
     inf = lax.or_p.bind(lax.eq_p.bind(ax, np.inf), lax.eq_p.bind(ay, np.inf))
     return _select(inf, cast_v(np.inf, dtype_of(r)), r)
+
+
+def _hypot64(x, y):
+    """float64 hypot rounded as C's: sqrt(a*a + b*b) for a >= b (scaled by a power of two
+    out of overflow and underflow), then Borges' correction (2019) of its rounding error."""
+    a0, b0 = lax.abs_p.bind(x), lax.abs_p.bind(y)
+    a, b = lax.max_p.bind(a0, b0), lax.min_p.bind(a0, b0)
+    scale = _select(lax.gt_p.bind(a, 2.0 ** 500), np.float64(2.0 ** -600),
+                    _select(lax.lt_p.bind(a, 2.0 ** -500), np.float64(2.0 ** 600),
+                            np.float64(1.0)))
+    a, b = lax.mul_p.bind(a, scale), lax.mul_p.bind(b, scale)
+    add, sub, mul = lax.add_p.bind, lax.sub_p.bind, lax.mul_p.bind
+    h = lax.sqrt_p.bind(add(mul(a, a), mul(b, b)))
+    # h <= 2b: correct through d = h - b; otherwise through d = h - a
+    d1 = sub(h, b)
+    e1 = add(mul(a, sub(mul(2.0, d1), a)), mul(sub(d1, mul(2.0, sub(a, b))), d1))
+    d2 = sub(h, a)
+    e2 = add(mul(mul(2.0, d2), sub(a, mul(2.0, b))), add(mul(sub(mul(4.0, d2), b), b),
+                                                          mul(d2, d2)))
+    err = _select(lax.le_p.bind(h, mul(2.0, b)), e1, e2)
+    safe = _select(lax.eq_p.bind(h, 0.0), np.float64(1.0), h)
+    fixed = sub(h, lax.div_p.bind(err, mul(2.0, safe)))
+    r = lax.div_p.bind(_select(lax.eq_p.bind(h, 0.0), h, fixed), scale)
+    inf = lax.or_p.bind(lax.eq_p.bind(a0, np.inf), lax.eq_p.bind(b0, np.inf))
+    big = lax.eq_p.bind(h, np.inf)      # a finite pair beyond the scaled range: no overflow
+    return _select(lax.or_p.bind(inf, big), np.float64(np.inf), r)
 
 
 def _with_custom_jvp(raw_fn, tangent_rule, np_ufunc):
@@ -258,10 +296,31 @@ def _modf(x):
 
 def _spacing(x):
     (x,) = _in_loop(np.spacing, x)
-    toward = _copysign(cast_v(np.inf, dtype_of(x)), x)
+    return _spacing_p.bind(x)
+
+
+def _spacing_composite(x):
+    dt = dtype_of(x)
     # Piecewise constant in x: its derivative is zero, not that of the subtraction.
     x = lax.stop_gradient_p.bind(x)
-    return lax.sub_p.bind(lax.nextafter_p.bind(x, toward), x)
+    zero = cast_v(0, dt)
+    x = _select(lax.eq_p.bind(x, zero), zero, x)        # -0.0 spaces as +0.0, as NumPy
+    inf = cast_v(np.inf, dt)
+    away = lax.sub_p.bind(lax.nextafter_p.bind(x, _copysign(inf, x)), x)
+    if dt != np.float16:
+        return away
+    # NumPy's half-precision spacing of a finite negative number is the (positive) gap
+    # below its magnitude.
+    mag = lax.abs_p.bind(x)
+    below = lax.sub_p.bind(mag, lax.nextafter_p.bind(mag, zero))
+    negative = lax.and_p.bind(lax.lt_p.bind(x, zero), lax.ne_p.bind(x, lax.neg_p.bind(inf)))
+    return _select(negative, below, away)
+
+
+# Eagerly NumPy's own spacing (its values and its floating-point errors: overflow at the
+# largest finite value, invalid for half-precision NaN and infinities); traced, the same
+# values from nextafter.
+_spacing_p = CompositePrimitive("spacing", impl=np.spacing, expand=_spacing_composite)
 
 
 def _fabs(x):

@@ -301,6 +301,23 @@ def store_value(h: ndarray, value) -> None:
     h._value = value
 
 
+def fresh(h: ndarray) -> None:
+    """Before an in-place function reads ``h`` (``put``, ``place``, ``fill_diagonal``,
+    ``ufunc.at``): if ``h`` is a view, re-read it from its base (step 1 above)."""
+    info = view_info(h)
+    if info is not None:
+        refresh(h, info)
+
+
+def store_through(h: ndarray, value) -> None:
+    """:func:`store_value`, then, if ``h`` is a view, the write into its base (step 3), so
+    that ``np.put(a[0], ...)`` or ``np.clip(v, 0, 1, out=v)`` changes ``a`` as in NumPy."""
+    info = view_info(h)
+    store_value(h, value)
+    if info is not None:
+        write_back(h, info)
+
+
 def write_numpy_out(out: np.ndarray, value, name: str) -> np.ndarray:
     """``out=`` given a NumPy array (data from another library): written in place, as
     NumPy writes it, when the result is concrete (``value`` already has ``out``'s shape

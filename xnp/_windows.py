@@ -14,18 +14,26 @@ from xnp._array import ndarray
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 
-def _points(M, name: str):
+def _dtype(*values):
+    """NumPy's window dtype: float64 promoted with the dtypes of ``M`` (and ``beta``), so
+    a longdouble ``M`` gives a longdouble window; object values count as float64."""
+    dts = [getattr(v, "dtype", None) for v in values]
+    return np.result_type(np.float64, *[d for d in dts if d is not None and d.kind != "O"])
+
+
+def _points(M, name: str, dt=None):
     """(number of points, the symmetric sample positions 1-M, 3-M, ..., M-1), or the
     window itself (empty or a single 1) for M < 2."""
+    dt = _dtype(M) if dt is None else dt
     try:
         m = operator.index(M)
     except TypeError:
         m = float(M)        # NumPy accepts float M; it only compares and counts with it
     if m < 1:
-        return None, xnp.asarray(np.array([], dtype=np.float64))
+        return None, xnp.asarray(np.array([], dtype=dt))
     if m == 1:
-        return None, xnp.ones(1)
-    return m, xnp.arange(1 - m, m, 2, dtype=np.float64)
+        return None, xnp.ones(1, dtype=dt)
+    return m, xnp.arange(1 - m, m, 2, dtype=dt)
 
 
 def hanning(M: int) -> ndarray:
@@ -61,10 +69,11 @@ def bartlett(M: int) -> ndarray:
 def kaiser(M: int, beta) -> ndarray:
     """The Kaiser window ``i0(beta sqrt(1 - ((n - a) / a)**2)) / i0(beta)`` at
     ``n = 0, ..., M-1`` with ``a = (M-1)/2``, as :func:`numpy.kaiser`."""
-    m, _ = _points(M, "kaiser")
+    dt = _dtype(M, beta)
+    m, _ = _points(M, "kaiser", dt)
     if m is None:
         return _
-    n = xnp.arange(0, m, dtype=np.float64)
+    n = xnp.arange(0, m, dtype=dt)
     alpha = (m - 1) / 2.0
-    beta = xnp.asarray(beta, dtype=np.float64)
+    beta = xnp.asarray(beta, dtype=dt)
     return xnp.i0(beta * xnp.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / xnp.i0(beta)

@@ -60,11 +60,22 @@ def stop_gradient(x):
 
 
 
+def _axis_names(axis_name) -> tuple:
+    """A collective's axis names: one name, or a tuple of names (as in JAX)."""
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
 def _collective_fn(prim_name: str, doc: str):
     def fn(x, axis_name):
         from transforms.tree import tree_map
         prim = PRIMITIVES[prim_name]
-        return tree_map(lambda leaf: wrap(prim.bind(unwrap(leaf), axis_name=axis_name)), x)
+
+        def one(leaf):
+            v = unwrap(leaf)
+            for name in _axis_names(axis_name):   # over several axes: one after another
+                v = prim.bind(v, axis_name=name)
+            return wrap(v)
+        return tree_map(one, x)
     fn.__name__ = prim_name.replace("_collective", "")
     fn.__doc__ = doc
     return fn
@@ -92,8 +103,16 @@ def all_gather(x, axis_name):
 
 
 def axis_index(axis_name):
-    """The position of the current member along the named vmap axis (int32)."""
-    return wrap(axis_index_p.bind(axis_name=axis_name))
+    """The position of the current member along the named vmap axis (int32); for a tuple
+    of names, the position in their row-major product (the first name varies slowest)."""
+    names = _axis_names(axis_name)
+    index = axis_index_p.bind(axis_name=names[0]) if names else 0
+    for name in names[1:]:
+        import numpy as np
+        size = PRIMITIVES["psum_collective"].bind(np.int32(1), axis_name=name)
+        index = PRIMITIVES["add"].bind(PRIMITIVES["mul"].bind(index, size),
+                                       axis_index_p.bind(axis_name=name))
+    return wrap(index)
 
 
 # Control flow (primitives declared in transforms, which knows no NumPy function).

@@ -65,10 +65,11 @@ def batch_elementwise(prim):
             return prim.bind(*vals, **params), dims[0]
         if len(vals) == 2:      # the common cases first: nothing needs to move
             (x, y), (dx, dy) = vals, dims
-            if dx is not None and (dy == dx and _ndim(x) == _ndim(y) or
-                                   dy is None and _ndim(y) == 0):
+            nx = x.ndim if type(x) is _ndarray else _ndim(x)    # inlined: the hot path
+            ny = y.ndim if type(y) is _ndarray else _ndim(y)
+            if dx is not None and (dy == dx and nx == ny or dy is None and ny == 0):
                 return prim.bind(x, y, **params), dx
-            if dx is None and dy is not None and _ndim(x) == 0:
+            if dx is None and dy is not None and nx == 0:
                 return prim.bind(x, y, **params), dy
         ranks, rank, first, uniform = [], 0, None, True
         for v, d in zip(vals, dims):

@@ -61,9 +61,26 @@ def _all_gather_eval(x, *, axis_name, axis_size=None):
 def _all_gather_rule(vals, dims, *, axis_name, axis_size=None, _axis):
     (v,), (d,) = vals, dims
     if axis_name != _axis.axis_name:
-        return all_gather_p.bind(v, axis_name=axis_name, axis_size=axis_size), d
+        # another axis gathers: its new leading axis shifts this batch dimension
+        out = all_gather_p.bind(v, axis_name=axis_name, axis_size=axis_size)
+        return out, None if d is None else d + 1
     # Every member sees the whole stack: the gathered array is unbatched.
     return bdim_to_front(v, d, _axis.axis_size), None
+
+
+def _all_gather_transpose(ct, x, *, axis_name, axis_size=None):
+    """Each member's cotangent is its row of the sum of every member's cotangent."""
+    import numpy as np
+
+    from transforms.core import get_aval
+    from xnp import lax
+    total = psum_collective_p.bind(ct, axis_name=axis_name)
+    shape = get_aval(total).shape
+    zero = np.int32(0)
+    row = lax.dynamic_slice_p.bind(total, axis_index_p.bind(axis_name=axis_name),
+                                   *[zero] * (len(shape) - 1),
+                                   slice_sizes=(1,) + tuple(shape[1:]))
+    return [lax.reshape_p.bind(row, new_sizes=tuple(shape[1:]))]
 
 
 all_gather_p = primitive("all_gather", impl=_unbound, abstract_eval=_all_gather_eval)
@@ -88,6 +105,7 @@ def _axis_index_eval(*, axis_name):
 axis_index_p = primitive("axis_index", impl=_unbound, abstract_eval=_axis_index_eval)
 axis_index_p.collective = True
 axis_index_p.batch = _axis_index_rule
+deflinear(all_gather_p, _all_gather_transpose)
 
 __all__ = ["psum_collective_p", "pmax_collective_p", "pmin_collective_p", "all_gather_p",
            "axis_index_p"]

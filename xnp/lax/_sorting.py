@@ -25,8 +25,10 @@ def _sort_impl(*operands, dimension, is_stable=True, num_keys=1):
     if len(operands) == 1:
         # Values only: stability cannot show (equal values are alike, up to the order of
         # -0.0 and 0.0, which this leaves as numpy.sort does), and NumPy's default sort is
-        # several times faster than its stable one.
-        return [np.sort(keys[0], axis=dimension)]
+        # several times faster than its stable one. Not for float16: NumPy's default sort
+        # rewrites its NaNs as signalling NaNs (0x7c01), which warn in later arithmetic.
+        kind = "stable" if keys[0].dtype == np.float16 else None
+        return [np.sort(keys[0], axis=dimension, kind=kind)]
     if num_keys == 1:
         perm = np.argsort(keys[0], axis=dimension, kind="stable")
     else:

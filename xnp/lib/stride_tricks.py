@@ -90,11 +90,13 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
       Strides must be whole multiples of ``x.itemsize``, and ``shape`` and
       ``strides`` must have the same length.
     * NumPy starts at ``x``'s data pointer, which for a view such as ``a[k:]`` lies inside
-      ``a``'s memory, so negative strides can reach back before it. xnp reads only ``x``'s
-      elements, starting at its first; the keyword-only
-      ``offset`` (an xnp extension, in bytes like ``numpy.ndarray``'s ``offset``) moves
-      the start: NumPy's ``as_strided(a[k:], shape, strides)`` is xnp's
-      ``as_strided(a, shape, strides, offset=k * a.itemsize)`` for a 1-d ``a``.
+      ``a``'s memory, so strides can reach elements of ``a`` outside ``x``. xnp does the
+      same when ``x`` is an xnp view (basic indexing, ``.T``, ``reshape``) of a C-ordered
+      array and the strides leave ``x``'s own elements; otherwise it reads only ``x``'s
+      elements, starting at its first. The keyword-only ``offset`` (an xnp extension,
+      in bytes like ``numpy.ndarray``'s ``offset``) moves the start: NumPy's
+      ``as_strided(a[k:], shape, strides)`` is also xnp's ``as_strided(a, shape,
+      strides, offset=k * a.itemsize)`` for a 1-d ``a``.
 
     It is a gather with constant indices, so it works under ``grad``, ``vmap`` and
     ``jit`` (``shape`` and ``strides`` must be plain integers).
@@ -125,6 +127,13 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
     for axis, (n, step) in enumerate(zip(shape, steps)):
         pos = np.arange(n, dtype=np.intp) * step
         offsets = offsets + pos.reshape((n,) + (1,) * (len(shape) - axis - 1))
+    root, memory = _root_memory(x)
+    if root is not None and offsets.size and not _inside(offsets, x):
+        # Beyond x's own elements but x is a view: read its base's memory around it, as
+        # NumPy does (``as_strided(a[0, 1:], (2,), (4 * a.itemsize,))`` of a 3x3 ``a``).
+        in_root = offsets + int(memory.flat[0])
+        if int(in_root.min()) >= 0 and int(in_root.max()) < root.size:
+            offsets, x = in_root, root
     if x.strides != _c_strides(x.shape, itemsize) and x.size > 1:
         offsets = _element_positions(offsets, x, strides, offset)
     elif offsets.size:
@@ -136,6 +145,38 @@ def as_strided(x, shape=None, strides=None, subok: bool = False,
     # Gather flat and reshape: a 0-d index would make take return a scalar, and NumPy's
     # as_strided gives a 0-d array.
     return xnp.reshape(xnp.take(xnp.ravel(x), offsets.ravel()), shape)
+
+
+def _root_memory(x):
+    """``(root, positions)`` for an ``x`` that is a view (basic indexing, ``.T``,
+    ``reshape``) of a C-ordered array ``root`` of its dtype: ``positions`` holds the item
+    offset in ``root``'s memory of each element of ``x``. ``(None, None)`` otherwise.
+    Static work on shapes, never on values."""
+    from xnp._views import ViewTransform, view_info
+    keys, h = [], x
+    while isinstance(h, ndarray) and view_info(h) is not None:
+        h, key = view_info(h)
+        keys.append(key)
+    if not keys or h.dtype != x.dtype or \
+            (h.strides != _c_strides(h.shape, h.itemsize) and h.size > 1):
+        return None, None
+    memory = np.arange(h.size, dtype=np.intp).reshape(h.shape)
+    for key in reversed(keys):
+        memory = key.numpy_view(memory) if isinstance(key, ViewTransform) else memory[key]
+        if memory is None:
+            return None, None
+    return h, memory
+
+
+def _inside(offsets, x) -> bool:
+    """Whether every memory offset (in items, from x's first element) is one of x's."""
+    if x.strides == _c_strides(x.shape, x.itemsize) or x.size <= 1:
+        return int(offsets.min()) >= 0 and int(offsets.max()) < x.size
+    try:
+        _element_positions(offsets, x, (), 0)
+    except ValueError:
+        return False
+    return True
 
 
 def _element_positions(offsets, x, strides, offset):
