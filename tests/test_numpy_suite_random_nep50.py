@@ -214,6 +214,10 @@ def test_numpy_warnings_point_at_the_caller():
     with pytest.warns(DeprecationWarning) as rec:
         xnp.random.random_integers(3)
     assert rec[0].filename == __file__
+    for rng in (xnp.random, xnp.random.default_rng(0)):
+        with pytest.warns(RuntimeWarning, match="positive-semidefinite") as rec:
+            rng.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]])
+        assert rec[0].filename == __file__
 
 
 # -- seeding, bit generators, state -----------------------------------------------------

@@ -3,6 +3,13 @@
 It knows no NumPy function; ``xnp`` declares its primitives with it.
 """
 
+from transforms.api_extras import (  # noqa: F401
+    ShapeDtypeStruct,
+    checkpoint,
+    eval_shape,
+    linear_transpose,
+    remat,
+)
 from transforms.autodiff import (  # noqa: F401
     grad,
     hessian,

@@ -9,6 +9,9 @@ import math as _pymath
 
 import numpy as _numpy
 
+from transforms.api_extras import (
+    ShapeDtypeStruct, checkpoint, eval_shape, linear_transpose, remat,
+)
 from transforms.autodiff import (
     grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
 )

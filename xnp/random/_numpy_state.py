@@ -123,12 +123,22 @@ def _relay(fn: Callable, args: tuple, kwargs: dict):
                 warnings.warn(w.message, w.category, stacklevel=level)
 
 
-def _call_numpy(fn: Callable, args: tuple, kwargs: dict):
+# The numpy.random functions and methods whose compiled code may warn (deprecations,
+# a covariance that is not positive-semidefinite, shuffling a non-sequence, ...). Only
+# these pay for the warning relay (catch_warnings costs more than a scalar draw).
+_MAY_WARN = frozenset({"get_state", "randint", "random_integers", "multivariate_normal",
+                       "shuffle", "permutation", "integers"})
+
+
+def _call_numpy(fn: Callable, args: tuple, kwargs: dict, relay: bool = True):
     """``fn(*args, **kwargs)`` with xnp values as NumPy's and an xnp ``out=`` filled."""
     out = kwargs.get("out")
     if type(out) is ndarray:
         kwargs = {**kwargs, "out": _out_buffer(out)}
-    result = _relay(fn, numpy_values(args), numpy_values(kwargs))
+    if relay:
+        result = _relay(fn, numpy_values(args), numpy_values(kwargs))
+    else:
+        result = fn(*numpy_values(args), **numpy_values(kwargs))
     if type(out) is ndarray:
         out[...] = _wrap_value(kwargs["out"])
         return out
@@ -143,6 +153,7 @@ class _Draw:
     def __init__(self, fn: Callable, name: str, owner: str, convert: bool = True):
         self._fn = fn
         self._convert = convert
+        self._relay = name in _MAY_WARN
         self.__name__ = self.__qualname__ = name
         self.__module__ = "xnp.random"
         self.__doc__ = (f"``{owner}.{name}``, drawn from NumPy's generator (see "
@@ -151,7 +162,7 @@ class _Draw:
 
     def __call__(self, *args, **kwargs):
         if self._convert:
-            return _call_numpy(self._fn, args, kwargs)
+            return _call_numpy(self._fn, args, kwargs, self._relay)
         return self._fn(*args, **kwargs)
 
     def __eq__(self, other):
