@@ -143,6 +143,7 @@ DEDICATED = {
     "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",  # test_ad*.py
     "hessian", "custom_jvp", "custom_vjp", "vmap",
     "jit", "disable_jit",                                           # test_jit.py
+    "eval_shape", "linear_transpose", "checkpoint", "remat",  # test_jax_api_extras.py
     "from_dlpack",                                                  # test_array_api.py
     "row_stack",                                                    # test_index_tricks.py
     "errstate", "seterr", "geterr", "seterrcall", "geterrcall",     # test_numpy_utils.py

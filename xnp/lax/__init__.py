@@ -117,5 +117,6 @@ def axis_index(axis_name):
 
 # Control flow (primitives declared in transforms, which knows no NumPy function).
 from transforms.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, F401, A004
+from xnp.lax._associative_scan import associative_scan  # noqa: E402, F401
 
 __all__ = sorted(n for n in globals() if not n.startswith("_"))

@@ -13,7 +13,8 @@ Two APIs share this namespace:
   typed key arrays.
 
 Names in both (``normal``, ``uniform``, ``randint``, ``choice``, ``permutation``,
-``exponential``, ``gumbel``, ``laplace``, ``logistic``, ``multivariate_normal``) dispatch
+``exponential``, ``gumbel``, ``laplace``, ``logistic``, ``multivariate_normal``,
+``gamma``, ``beta``, ``dirichlet``) dispatch
 on their first argument (or ``key=``): a key, i.e. an array of dtype uint32 whose last
 dimension is 2, selects the functional API with JAX's signature; anything else selects
 NumPy's legacy function and signature.
@@ -31,9 +32,10 @@ _KEY_FUNCTIONS = {
     "_distributions": ["uniform", "normal", "randint", "bernoulli", "choice", "permutation",
                        "categorical", "gumbel", "exponential", "laplace", "logistic",
                        "truncated_normal", "rademacher", "multivariate_normal"],
+    "_gamma": ["gamma", "beta", "dirichlet"],
 }
 _SHARED = ["normal", "uniform", "randint", "choice", "permutation", "exponential", "gumbel",
-           "laplace", "logistic", "multivariate_normal"]
+           "laplace", "logistic", "multivariate_normal", "gamma", "beta", "dirichlet"]
 _numpy_names: dict = {}
 
 

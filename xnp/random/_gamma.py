@@ -1,0 +1,174 @@
+"""Gamma-based samplers of the functional PRNG: ``gamma``, ``beta``, ``dirichlet``.
+
+``gamma`` is Marsaglia and Tsang's rejection method ("A simple method for generating
+gamma variables", 2000) run on every element at once: a ``while_loop`` draws a normal
+and a uniform per element each round and stops once every element has accepted (about
+one round in twenty rejects), so it works under ``jit`` and ``vmap``. Shapes below 1 are
+drawn with shape ``a + 1`` and multiplied by ``u ** (1 / a)``. The numbers are xnp's
+own, not JAX's (whose algorithm differs in its details).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+import xnp
+from xnp import lax
+from xnp._array import ndarray
+from xnp._util import raw, wrap
+from xnp.random._keys import (
+    _canonical_shape,
+    _check_shape,
+    _convert,
+    _float_dtype,
+    _normal_real_v,
+    _shape_of,
+    _uniform_v,
+    check_key,
+    split_v,
+)
+
+
+def _keys(k, n: int):
+    ks = wrap(split_v(k, (n,)))
+    return [ks[i]._value for i in range(n)]
+
+
+def _gamma_v(k, a, shape: tuple, dt: np.dtype):
+    """Raw gamma(a, 1) values of ``shape`` (``a``: a raw value broadcasting to it)."""
+    a = xnp.broadcast_to(lax.stop_gradient(wrap(_convert(raw(a), dt))), shape)
+    boost = a < 1
+    alpha = xnp.where(boost, a + 1, a)
+    d = alpha - dt.type(1 / 3)
+    c = 1 / xnp.sqrt(9 * d)
+    tiny = np.array(xnp.finfo(dt).tiny, dt)
+    k_loop, k_boost = _keys(k, 2)
+
+    def cond(state):
+        return ~xnp.all(state[1])
+
+    def body(state):
+        key, done, value = state
+        key, k_norm, k_unif = _keys(raw(key), 3)
+        x = wrap(_normal_real_v(k_norm, shape, dt))
+        u = wrap(_uniform_v(k_unif, shape, dt, tiny, np.array(1.0, dt)))
+        v = (1 + c * x) ** 3
+        positive = v > 0
+        v_safe = xnp.where(positive, v, 1)
+        accept = positive & (xnp.log(u) < 0.5 * x * x + d - d * v_safe + d * xnp.log(v_safe))
+        value = xnp.where(done, value, d * v_safe)
+        return wrap(key), done | accept, value
+
+    init = (wrap(k_loop), xnp.zeros(shape, bool), xnp.zeros(shape, dt))
+    _, _, value = lax.while_loop(cond, body, init)
+    u = wrap(_uniform_v(k_boost, shape, dt, tiny, np.array(1.0, dt)))
+    scale = xnp.where(boost, xnp.exp(xnp.log(u) / xnp.where(boost, a, 1)), 1)
+    return raw(value * scale)
+
+
+def _param_shape(name, shape, *params):
+    if shape is None:
+        return np.broadcast_shapes(*(_shape_of(p) for p in params))
+    shape = _canonical_shape(shape, name)
+    _check_shape(name, shape, *(_shape_of(p) for p in params))
+    return shape
+
+
+def gamma(key: Any, a: Any, shape: Sequence[int] | None = None,
+          dtype: Any = None) -> ndarray:
+    """Gamma random values with shape parameter ``a`` and scale 1.
+
+    Parameters
+    ----------
+    key : uint32 array of shape (2,)
+        A PRNG key (see :func:`xnp.random.key`).
+    a : array_like
+        The shape parameter, positive; broadcasts to ``shape``.
+    shape : tuple of ints, optional
+        Default the shape of ``a``.
+    dtype : float dtype, optional
+        Default float64.
+
+    Returns
+    -------
+    ndarray
+        Values with mean ``a`` and variance ``a``.
+
+    Notes
+    -----
+    JAX's signature; Marsaglia and Tsang's method (see the module docstring), so the
+    values differ from JAX's. No derivative flows to ``a`` (JAX's implicit
+    reparameterization gradient is not provided). NumPy's ``gamma(shape, scale, size)``
+    is what ``xnp.random.gamma`` calls without a key.
+    """
+    k = check_key("gamma", key)
+    dt = _float_dtype(dtype, "gamma")
+    a = _convert(raw(xnp.asarray(a)), dt)
+    return wrap(_gamma_v(k, a, _param_shape("gamma", shape, a), dt))
+
+
+def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None,
+         dtype: Any = None) -> ndarray:
+    """Beta random values with parameters ``a`` and ``b``: ``x / (x + y)`` for
+    independent gamma values ``x`` (shape ``a``) and ``y`` (shape ``b``).
+
+    Parameters
+    ----------
+    key : uint32 array of shape (2,)
+    a, b : array_like
+        Positive parameters, broadcasting to ``shape``.
+    shape : tuple of ints, optional
+        Default the broadcast shape of ``a`` and ``b``.
+    dtype : float dtype, optional
+        Default float64.
+
+    Notes
+    -----
+    JAX's signature; not JAX's numbers. For very small ``a`` and ``b`` both gamma
+    values can underflow to 0 and give NaN. NumPy's ``beta(a, b, size)`` is what
+    ``xnp.random.beta`` calls without a key.
+    """
+    k = check_key("beta", key)
+    dt = _float_dtype(dtype, "beta")
+    a, b = (_convert(raw(xnp.asarray(p)), dt) for p in (a, b))
+    shape = _param_shape("beta", shape, a, b)
+    ka, kb = _keys(k, 2)
+    x, y = wrap(_gamma_v(ka, a, shape, dt)), wrap(_gamma_v(kb, b, shape, dt))
+    return x / (x + y)
+
+
+def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None,
+              dtype: Any = None) -> ndarray:
+    """Dirichlet random vectors: gamma values of shapes ``alpha``, normalised to sum 1.
+
+    Parameters
+    ----------
+    key : uint32 array of shape (2,)
+    alpha : array_like, shape (..., k)
+        Positive concentration parameters.
+    shape : tuple of ints, optional
+        The batch shape (the result is ``(*shape, k)``); default ``alpha.shape[:-1]``.
+    dtype : float dtype, optional
+        Default float64.
+
+    Notes
+    -----
+    JAX's signature; not JAX's numbers. NumPy's ``dirichlet(alpha, size)`` is what
+    ``xnp.random.dirichlet`` calls without a key.
+    """
+    k = check_key("dirichlet", key)
+    dt = _float_dtype(dtype, "dirichlet")
+    alpha = _convert(raw(xnp.asarray(alpha)), dt)
+    ashape = _shape_of(alpha)
+    if len(ashape) < 1:
+        raise ValueError(f"The concentration parameter alpha must be an array of at least "
+                         f"one dimension, got shape {ashape}")
+    if shape is None:
+        shape = ashape[:-1]
+    else:
+        shape = _canonical_shape(shape, "dirichlet")
+        _check_shape("dirichlet", shape, ashape[:-1])
+    g = wrap(_gamma_v(k, alpha, tuple(shape) + ashape[-1:], dt))
+    return g / xnp.sum(g, axis=-1, keepdims=True)
