@@ -191,18 +191,21 @@ def _core_contract(sig: _Signature, x, y, xc: int, yc: int):
 
 def _axes_entry(name: str, entry, ncore: int, i: int) -> tuple:
     if not isinstance(entry, (tuple, list)):
+        if ncore == 0 and isinstance(entry, int):   # NumPy: no axis of a 0-d core
+            raise np.exceptions.AxisError(entry, 0, f"{name}: axes item {i}")
         entry = (entry,)
-    if len(entry) != ncore:
-        raise ValueError(f"{name}: axes item {i} should be a tuple with {ncore} elements, "
-                         f"got {tuple(entry)}")
+    if len(entry) != ncore:             # NumPy's AxisError (a ValueError)
+        raise np.exceptions.AxisError(f"{name}: axes item {i} should be a tuple with "
+                                      f"{ncore} elements, got {tuple(entry)}")
     return tuple(entry)
 
 
-def _move_core_axes(sig: _Signature, values, cores, axes, axis):
+def _move_core_axes(sig: _Signature, values, cores, axes, axis, keepdims=False):
     """Apply the gufunc ``axes=``/``axis=`` arguments: move each operand's core axes to the
-    end; return the moved values and the output's core axes (None: at the end)."""
+    end; return the moved values and the output's core axes (None: at the end). With
+    ``keepdims`` vecdot's output has its summed axis as a core axis (of size 1)."""
     out_core = (cores[0] == 2) + (cores[1] == 2) if sig is _MATMUL else \
-        (0 if sig is _VECDOT else 1)
+        (0 if sig is _VECDOT and not keepdims else 1)
     if axis is not None:
         if axes is not None:
             raise TypeError(f"{sig.name}: cannot specify both 'axis' and 'axes'")
@@ -210,10 +213,10 @@ def _move_core_axes(sig: _Signature, values, cores, axes, axis):
             raise TypeError(f"{sig.name}: axis can only be used with a single shared core "
                             f"dimension, not with the distinct ones implied by signature "
                             f"{sig.text}.")
-        axes = [(axis,), (axis,), ()]
+        axes = [(axis,), (axis,), (axis,) if keepdims else ()]
     axes = list(axes)
-    if len(axes) == 2 and out_core == 0:
-        axes.append(())
+    if len(axes) == 2 and sig is _VECDOT:     # matmul's output entry may not be left out
+        axes.append((-1,) if keepdims else ())
     if len(axes) != 3:
         raise ValueError(f"{sig.name}: axes should be a list with an entry for all 3 inputs "
                          "and outputs; entries for outputs can only be omitted if none of "
@@ -256,6 +259,8 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
             keepdims=False):
     if signature is not None:
         raise TypeError(f"{sig.name}: the signature argument is not supported; use dtype=")
+    if not isinstance(keepdims, (bool, np.bool_)):
+        raise TypeError(f"{sig.name}: keepdims must be a bool, got {keepdims!r}")
     if keepdims and sig is not _VECDOT:
         raise TypeError(f"{sig.name} does not support keepdims: its signature {sig.text} "
                         "gives its output core dimensions")
@@ -267,16 +272,17 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
     cores = (_core_ndim(sig, 0, x), _core_ndim(sig, 1, y))
     out_axes = None
     if axes is not None or axis is not None:
-        (x, y), out_axes = _move_core_axes(sig, (x, y), cores, axes, axis)
+        (x, y), out_axes = _move_core_axes(sig, (x, y), cores, axes, axis, keepdims)
     x, y = cast(x, dtype), cast(y, dtype)
     if sig.conj and dtype.kind in "cO":    # (objects: their .conjugate(), as NumPy's loop)
         x = lax.conj_p.bind(x)
     r = _core_contract(sig, x, y, *cores)
+    if keepdims and out_axes:           # the kept summed axis, placed by out_axes
+        r = reshape_v(r, r.shape + (1,))
     if out_axes:
         r = _place_core_axes(sig.name, r, out_axes)
-    if keepdims:        # the summed axis stays with size 1: at ``axis``, else last
-        where = normalize_axis(-1 if axis is None else axis, len(r.shape) + 1, "axis")
-        r = reshape_v(r, r.shape[:where] + (1,) + r.shape[where:])
+    if keepdims and not out_axes:       # the summed axis stays with size 1, last
+        r = reshape_v(r, r.shape + (1,))
     if out is None:
         return wrap_scalar_result(r)
     out_core = 0 if out_axes is not None else len(r.shape) - max(

@@ -135,10 +135,11 @@ class _PythonUfunc:
         return repr(self._ufunc)
 
 
-def frompyfunc(func, /, nin: int, nout: int, *, identity=None):
+def frompyfunc(func, /, nin: int, nout: int, *, identity=_np._NoValue):
     """As :func:`numpy.frompyfunc`: a ufunc that calls the Python function ``func`` on
     each element. It runs NumPy's object loop eagerly on concrete values (a traced
     argument raises the conversion error) and returns NumPy object arrays, as NumPy
     does; use :func:`xnp.vectorize` for results xnp can transform."""
-    kwargs = {} if identity is None else {"identity": identity}
+    # NumPy: identity=None (given) makes the ufunc reorderable, with no identity
+    kwargs = {} if identity is _np._NoValue else {"identity": identity}
     return _PythonUfunc(_np.frompyfunc(func, nin, nout, **kwargs))

@@ -34,26 +34,42 @@ def signature_dtypes(uf, signature, dtype):
     if dtype is not None:
         raise TypeError("cannot specify both 'signature' and 'dtype'")
     n = uf.nin + uf.nout
+    if isinstance(signature, bytes):    # NumPy decodes a byte string (or raises doing so)
+        signature = signature.decode()
     if isinstance(signature, str) and "->" in signature:
         ins, _, outs = signature.partition("->")
         if len(ins) != uf.nin or len(outs) != uf.nout:
             raise ValueError(f"a type-string for {uf.__name__}, {uf.nin} typecode(s) "
                              f"before and {uf.nout} after the -> sign")
-        return [np.dtype(c) for c in ins + outs]
+        try:
+            return [np.dtype(c) for c in ins + outs]
+        except TypeError as e:
+            raise ValueError(f"{signature!r} is not a valid type-string: {e}") from e
+    if isinstance(signature, (str, tuple)) and len(signature) == 1:
+        # NumPy refuses a one-dtype signature (it once meant the output's dtype)
+        raise TypeError("Use `dtype` or  fill the tuple with more than one 'None'.")
     if isinstance(signature, str):
         raise ValueError(f"a type-string for {uf.__name__}, {uf.nin} typecode(s) before "
                          f"and {uf.nout} after the -> sign")
-    if isinstance(signature, (tuple, list)):
+    if isinstance(signature, tuple):
         if len(signature) != n:
-            raise ValueError(f"The signature object to ufunc must be a string or a tuple "
-                             f"of length {n} (got {len(signature)}).")
+            raise ValueError(f"a type-tuple must be specified of length {n} for ufunc "
+                             f"'{uf.__name__}'")
         dts = [None if s is None else np.dtype(s) for s in signature]
         given = {d for d in dts if d is not None}
         if len(given) == 1 and any(d is not None for d in dts[:uf.nin]):
             # a partial signature of one dtype: NumPy's homogeneous loop of that dtype
             dts = [given.pop()] * n
         return dts
-    return [np.dtype(signature)] * n
+    raise TypeError("the signature object to ufunc must be a string or a tuple.")
+
+
+def check_python_scalar_equiv(v, dt) -> None:
+    """NumPy's TypeError where a Python number's default dtype is not ``dt`` under
+    ``casting='equiv'``."""
+    if not np.can_cast(_PY_DEFAULT[type(v)], dt, "equiv"):
+        raise TypeError(f"cannot cast Python {type(v).__name__} to {dt} under the casting "
+                        "rule 'equiv'")
 
 
 def check_loop_inputs(uf, values, casting, casting_error) -> None:

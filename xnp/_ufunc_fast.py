@@ -6,6 +6,8 @@ the ufunc itself as ``.ufunc``."""
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from transforms.core import _EVAL_TRACE, _n_active, _state
@@ -89,4 +91,23 @@ def fast_callable(uf, override):
                  "outer", "at", "types", "ntypes", "signature"):
         setattr(wrapper, attr, getattr(uf, attr))
     wrapper.ufunc = uf
+    wrapper.__signature__ = call_signature(uf)
     return wrapper
+
+
+_KEYWORDS = (("where", True), ("casting", "same_kind"), ("order", "K"), ("dtype", None),
+             ("subok", True), ("signature", None))
+
+
+def call_signature(uf) -> inspect.Signature:
+    """The signature NumPy gives its ufuncs (``inspect.signature(np.add)``): the inputs
+    positional-only, ``out``, then the keyword-only options."""
+    P = inspect.Parameter
+    names = ["x"] if uf.nin == 1 else [f"x{i + 1}" for i in range(uf.nin)]
+    params = [P(n, P.POSITIONAL_ONLY) for n in names]
+    params.append(P("out", P.POSITIONAL_OR_KEYWORD,
+                    default=None if uf.nout == 1 else (None,) * uf.nout))
+    keywords = _KEYWORDS if uf.signature is None else \
+        (("axes", np._NoValue), ("axis", np._NoValue), ("keepdims", False)) + _KEYWORDS[1:]
+    params += [P(k, P.KEYWORD_ONLY, default=d) for k, d in keywords]
+    return inspect.Signature(params)

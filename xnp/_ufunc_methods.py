@@ -27,6 +27,7 @@ REORDERABLE = frozenset({
     "add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",
     "logaddexp2", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor", "gcd"})      # NumPy does not count lcm
+_ROUNDED = frozenset({"hypot", "logaddexp2"})  # regrouping changes float roundings
 _FOLD_LIMIT = 32       # longer subtract/divide folds use the sum/product form
 _ALGEBRAIC = {"subtract": ("add", "subtract"), "divide": ("multiply", "divide")}
 
@@ -154,8 +155,8 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
         return _object_method(uf, "reduce", (raw(a),), out, f"{name}.reduce", axis=axis,
                               keepdims=keepdims, initial=initial, where=raw(where))
     ndim = a.ndim
-    if axis is None:
-        axes = tuple(range(ndim))
+    if axis is None or ndim == 0 and type(axis) is int and axis in (0, -1):
+        axes = tuple(range(ndim))       # as NumPy, a 0-d array reduces over axis 0 too
     else:
         axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
         from xnp._util import normalize_axis
@@ -170,7 +171,10 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
                              "to use a where mask one has to specify 'initial'")
         a = xnp.where(where, a, xnp.asarray(fill, dtype=a.dtype))
     rest = [d for i, d in enumerate(a.shape) if i not in axes]
-    x = xnp.moveaxis(a, axes, tuple(range(len(axes)))).reshape((-1, *rest))
+    n = 1
+    for i in axes:
+        n *= a.shape[i]                 # not -1: that is ambiguous when rest has a 0
+    x = xnp.moveaxis(a, axes, tuple(range(len(axes)))).reshape((n, *rest))
     if initial is not None:
         x = xnp.concatenate([xnp.full((1, *rest), initial, dtype=a.dtype), x])
     if x.shape[0] == 0:
@@ -205,7 +209,7 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     n = x.shape[0]
     if n == 0:
         r = x
-    elif name in REORDERABLE:
+    elif name in REORDERABLE and not (name in _ROUNDED and a.dtype.kind in "fc"):
         step = 1
         while step < n:        # doubling scan: x[i] <- x[i - step] op x[i]
             x = xnp.concatenate([x[:step], uf(x[:n - step], x[step:])])

@@ -59,8 +59,12 @@ class ufunc(metaclass=_UfuncMeta):
         return f"<xnp.ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=MISSING, where=True, dtype=None, casting="same_kind",
-                 order="K", subok=True, signature=None):
+                 order="K", subok=True, signature=None, sig=None):
         from xnp import _ufunc_args
+        if sig is not None:         # NumPy's older spelling of ``signature``
+            if signature is not None:
+                raise TypeError("cannot specify both 'sig' and 'signature'")
+            signature = sig
         args, out = _ufunc_args.split_args(self, args, out, MISSING)
         as_array = out is Ellipsis
         if out is MISSING or as_array:
@@ -86,9 +90,16 @@ class ufunc(metaclass=_UfuncMeta):
         return _general_call(self, values, out, where, dtype, casting, sig, as_array)
 
     # --- methods ------------------------------------------------------------------------
-    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
-               where=True):
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
+               initial=np._NoValue, where=True):
         from xnp import _reductions as red
+        if out is Ellipsis:             # NumPy's out=...: the result as an array, also 0-d
+            return _as_array(raw(self.reduce(array, axis, dtype, None, keepdims, initial,
+                                             where)))
+        if initial is np._NoValue:
+            initial = None
+        elif initial is None:           # NumPy: an explicit None drops the identity
+            _check_nonempty_reduction(self.__name__, red.aval_of(array).shape, axis)
         name = _REDUCERS.get(self.__name__)
         if name is None or (name in ("all", "any") and (  # object arrays: Python's and/or
                 initial is not None or red.aval_of(array).dtype.kind == "O")):
@@ -197,6 +208,70 @@ def _as_array(r):
     return wrap(np.asarray(r) if isinstance(r, np.generic) else r)
 
 
+def _input_cast(v, dtype):
+    """An input cast to a loop's dtype. The cast primitive is silent; as ``astype``, a
+    float-to-integer cast of concrete values gives NumPy's "invalid value encountered in
+    cast" under the caller's errstate (NaN or inf to an integer loop)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iub" and isinstance(v, (np.ndarray, np.generic)) and \
+            v.dtype.kind in "fc":
+        np.asarray(v).astype(dtype)     # for its floating-point error only
+    return cast_v(v, dtype)
+
+
+def _check_nonempty_reduction(name, shape, axis):
+    """NumPy's ValueError for a reduction over no elements without an identity."""
+    axes = range(len(shape)) if axis is None else \
+        axis if isinstance(axis, (tuple, list)) else (axis,)
+    try:
+        empty = any(shape[a] == 0 for a in axes) if shape else False
+    except (IndexError, TypeError):
+        return                          # a bad axis: the reduction raises NumPy's error
+    if empty:
+        raise ValueError(f"zero-size array to reduction operation {name} which has no "
+                         "identity")
+
+
+def _resolve_operands(values) -> tuple:
+    """The operands as ``ufunc.resolve_dtypes`` takes them: Python int/float/complex as
+    their types (weak), a Python bool as the bool dtype."""
+    return tuple(np.dtype(bool) if type(v) is bool else
+                 type(v) if type(v) in _PY_SCALARS else dtype_of(v) for v in values)
+
+
+def _check_signature_loop(uf, values, sig):
+    """NumPy's TypeError where no loop has the dtypes a partial ``signature=`` fixes
+    (``add`` has no float16 + float64 loop)."""
+    if not isinstance(uf._np, np.ufunc) or \
+            any(d is not None and d.kind not in "biufc" for d in sig):
+        return
+    operands = _resolve_operands(values)
+    if any(not isinstance(o, type) and o.kind not in "biufc" for o in operands):
+        return
+    uf._np.resolve_dtypes(operands + (None,) * uf.nout, signature=tuple(sig),
+                          casting="unsafe")
+
+
+def _dtype_loop_inputs(uf, values, dtype):
+    """The input dtypes of the loop that ``dtype=`` selects: NumPy fixes the outputs' dtype
+    and takes the loop it resolves (``ldexp(f4, int64, dtype='d')`` keeps the int64
+    exponent), the homogeneous loop where none resolves."""
+    same = [dtype] * len(values)
+    if uf.nout != 1 or dtype.kind not in "biufc" or not isinstance(uf._np, np.ufunc):
+        return same
+    operands = _resolve_operands(values)
+    try:
+        loop = uf._np.resolve_dtypes(operands + (None,), signature=(None,) * uf.nin + (dtype,),
+                                     casting="unsafe")
+    except TypeError:
+        if any(not isinstance(o, type) and o.kind not in "biufc" for o in operands):
+            return same
+        raise                           # no loop (true_divide has no integer one)
+    except ValueError:
+        return same
+    return list(loop[:uf.nin]) if loop[-1] == dtype else same
+
+
 def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=False):
     from xnp._util import where_v
     out_dtypes = [None] * uf.nout
@@ -205,20 +280,26 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
         if all(d is None for d in ins):       # outputs only: the loop of that dtype
             dtype = out_dtypes[0]
         else:
+            _check_signature_loop(uf, values, sig)
             for i, (v, dt) in enumerate(zip(values, ins)):
                 if dt is not None and type(v) not in _PY_SCALARS and \
                         not np.can_cast(dtype_of(v), dt, casting=casting):
                     raise _casting_error("Input", uf, casting, dtype_of(v), dt, i)
-            values = [v if dt is None else cast_v(v, dt) for v, dt in zip(values, ins)]
+            values = [v if dt is None else _input_cast(v, dt) for v, dt in zip(values, ins)]
     if dtype is not None:
         dtype = np.dtype(dtype)
-        for i, v in enumerate(values):
+        targets = _dtype_loop_inputs(uf, values, dtype)
+        for i, (v, to) in enumerate(zip(values, targets)):
             # a Python scalar takes dtype's kind where it can (NEP 50), range-checked
-            src = python_scalar_cast_dtype(v, dtype) if type(v) in _PY_SCALARS else \
+            src = python_scalar_cast_dtype(v, to) if type(v) in _PY_SCALARS else \
                 dtype_of(v)
-            if not np.can_cast(src, dtype, casting=casting):
-                raise _casting_error("Input", uf, casting, src, dtype, i)
-        cast = [cast_v(v, dtype) for v in values]
+            if not np.can_cast(src, to, casting=casting):
+                raise _casting_error("Input", uf, casting, src, to, i)
+            if casting == "equiv" and type(v) in _PY_SCALARS and to.kind in "biufc":
+                # NumPy checks a Python number's default dtype under 'equiv' (not 'no')
+                from xnp._ufunc_args import check_python_scalar_equiv
+                check_python_scalar_equiv(v, to)
+        cast = [_input_cast(v, to) for v, to in zip(values, targets)]
         values.clear()
         values = cast
     elif casting in ("no", "equiv") and sig is None:

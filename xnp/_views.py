@@ -278,7 +278,8 @@ def dtype_view(base: ndarray, new_dtype) -> ndarray:
     """``base.view(new_dtype)``: its bytes read as ``new_dtype``, a view that writes
     through."""
     new_dtype = np.dtype(new_dtype)
-    if new_dtype.itemsize != base.itemsize and base.ndim and base.shape[-1] > 1:
+    if new_dtype.itemsize != base.itemsize and base.ndim and base.shape[-1] > 1 and \
+            base.size:                      # a 0-size array counts as contiguous
         from xnp._layout import strides
         if strides(base._value, base.shape, base.dtype)[-1] != base.itemsize:
             raise ValueError("To change to a dtype of a different size, the last axis "

@@ -7,6 +7,7 @@ are NumPy's named tuples.
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -17,7 +18,7 @@ from xnp import lax
 from xnp._array import ndarray
 from xnp._ufunc_composites import sqrt_of_spread_v
 from xnp._util import broadcast_to_v, cast_v, raw, wrap
-from xnp.lax._linalg import _complex, mH
+from xnp.lax._linalg import _complex, mH, mT
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -205,17 +206,56 @@ def matrix_power(a, n: int) -> ndarray:
 
 def multi_dot(arrays, *, out=None) -> ndarray:
     """The product of a chain of matrices (1-d ends are vectors), as
-    :func:`numpy.linalg.multi_dot`; multiplied left to right."""
-    arrays = list(arrays)
-    if len(arrays) < 2:
+    :func:`numpy.linalg.multi_dot`: multiplied in the order of fewest scalar
+    multiplications (so results round as NumPy's do)."""
+    if len(arrays) < 2:          # a sequence: len() raises TypeError for an iterator
         raise ValueError("Expecting at least two arrays.")
-    result = xnp.dot(arrays[0], arrays[1])
-    for x in arrays[2:]:
-        result = xnp.dot(result, x)
-    if out is not None:
-        out[...] = result
-        return out
-    return result
+    if len(arrays) == 2:
+        return xnp.dot(arrays[0], arrays[1], out=out)
+    arrays = [xnp.asarray(a) for a in arrays]
+    vec_first, vec_last = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if vec_first:
+        arrays[0] = arrays[0][None, :]
+    if vec_last:
+        arrays[-1] = arrays[-1][:, None]
+    for a in arrays:
+        if a.ndim != 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be "
+                              "two-dimensional")
+    dims = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
+    split = _chain_splits(dims)
+
+    def product(i, j, out=None):
+        if i == j:
+            return arrays[i]
+        k = split[i, j]
+        return xnp.dot(product(i, k), product(k + 1, j), out=out)
+
+    result = product(0, len(arrays) - 1, out=out)
+    if vec_first and vec_last:
+        return result[0, 0]
+    return result.ravel() if vec_first or vec_last else result
+
+
+def _chain_splits(dims: list) -> dict:
+    """For the chain of matrices of shapes ``dims[i] x dims[i + 1]``: the cheapest split
+    ``k`` of each sub-chain ``(i, j)`` (first of equal costs), by dynamic programming."""
+    n = len(dims) - 1
+    if n == 3:          # as NumPy: ties go to the right-nested product
+        left = dims[0] * dims[2] * (dims[1] + dims[3])
+        right = dims[1] * dims[3] * (dims[0] + dims[2])
+        return {(0, 2): 1 if left < right else 0, (0, 1): 0, (1, 2): 1}
+    cost, split = {(i, i): 0 for i in range(n)}, {}
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            best = None
+            for k in range(i, j):
+                c = cost[i, k] + cost[k + 1, j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if best is None or c < best:
+                    best, split[i, j] = c, k
+            cost[i, j] = best
+    return split
 
 
 # --- decompositions -----------------------------------------------------------------------------
@@ -280,13 +320,19 @@ def qr(a, mode: str = "reduced"):
     """The QR decomposition, as :func:`numpy.linalg.qr` (modes 'reduced', 'complete',
     'r' and 'raw': LAPACK's Householder form ``(h, tau)``, ``h`` transposed as NumPy
     returns it). Derivatives need m >= n and mode 'reduced' (or square matrices)."""
-    if mode not in ("reduced", "complete", "r", "raw"):
+    if mode in ("f", "full", "e", "economic"):     # NumPy's deprecated spellings
+        warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor "
+                      "backward compatibility let mode default." if mode[0] == "f" else
+                      "The 'economic' option is deprecated.", DeprecationWarning,
+                      stacklevel=2)
+        mode = "reduced" if mode[0] == "f" else "economic"
+    elif mode not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"Unrecognized mode '{mode}'")
     av = _matrix(a, "qr")
     av = cast_v(av, linalg_dtype(av))
-    if mode == "raw":
+    if mode in ("raw", "economic"):               # a plain tuple, as NumPy's
         h, tau = qr_raw_p.bind(av)
-        return QRResult(wrap(h), wrap(tau))
+        return wrap(mT(h)) if mode == "economic" else (wrap(h), wrap(tau))
     q, r = lax.qr_p.bind(av, full_matrices=mode == "complete")
     return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
 
