@@ -136,6 +136,61 @@ def test_fast_path_errors_are_raised_every_time():
     np.testing.assert_array_equal(f(np.arange(6.0)), np.arange(6.0).reshape(2, 3))
 
 
+def test_a_failed_call_does_not_pin_its_signature_to_the_python_path(monkeypatch):
+    jit_module = sys.modules["transforms.jit"]
+    runs = [0]
+    run = jit_module._Entry.run
+
+    def counted_run(self, *args, **kwargs):
+        runs[0] += 1
+        return run(self, *args, **kwargs)
+    monkeypatch.setattr(jit_module._Entry, "run", counted_run)
+    fail = [False]
+
+    @xnp.jit
+    def f(x):
+        if fail[0]:
+            raise RuntimeError("tracing failed on purpose")
+        return x + 1.0
+
+    f(np.zeros(2))                         # the C++ dispatcher exists from here on
+    fail[0] = True
+    with pytest.raises(RuntimeError, match="on purpose"):
+        f(np.zeros(3))
+    fail[0] = False
+    np.testing.assert_array_equal(f(np.zeros(3)), np.ones(3))
+    runs[0] = 0
+    for _ in range(3):                     # the same signature now runs in C++ alone
+        np.testing.assert_array_equal(f(np.zeros(3)), np.ones(3))
+    assert runs[0] <= 1
+
+
+def test_calls_skip_python_once_warm_and_keywords_still_work():
+    f = xnp.jit(lambda x, y=2.0: x * y)
+    np.testing.assert_array_equal(f(np.arange(3.0)), np.arange(3.0) * 2)
+    assert type(f).__call__ is not xnp.jit(lambda x: x).__class__.__call__
+    assert isinstance(f, type(xnp.jit(lambda x: x)))
+    lookups = _count_python_lookups(f)
+    for _ in range(2):
+        np.testing.assert_array_equal(f(np.arange(3.0), y=3.0), np.arange(3.0) * 3)
+        np.testing.assert_array_equal(f(x=np.arange(3.0)), np.arange(3.0) * 2)
+    assert lookups[0] == 4                 # keyword calls take the Python path
+    assert f.trace_count == 3
+
+
+def test_concrete_arguments_under_a_transform_give_the_eager_result():
+    f = xnp.jit(lambda c: xnp.cos(c))
+    c = np.linspace(0.0, 1.0, 3)
+    f(c)                                   # warm: the C++ side may run it by itself
+    x = np.linspace(1.0, 2.0, 3)
+    g = xnp.grad(lambda v: (f(c) * v ** 2).sum())(x)
+    np.testing.assert_allclose(g, 2 * np.cos(c) * x, rtol=1e-15)
+    jaxpr = xnp.make_jaxpr(lambda v: f(c) + f(v))(x)
+    assert "jit" in str(jaxpr)
+    np.testing.assert_allclose(xnp.vmap(lambda v: f(c) * v)(x[:, None]),
+                               np.cos(c) * x[:, None], rtol=1e-15)
+
+
 def test_disable_jit_after_the_fast_path_is_warm():
     seen = []
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -34,7 +35,6 @@ from transforms.jit_args import _infer_static, _normalize_argnums
 from transforms.jit_dispatch import (
     _BUFFER_TYPE,
     _dispatchable,
-    _Raised,
     _register_dispatch_nodes,
     _Result,
     _sync_dispatch_registry,
@@ -189,11 +189,40 @@ class disable_jit:
         _config.disabled = self.disable
         with _disabled_lock:
             _n_disabled[0] += 1
+            if _n_disabled[0] == 1:
+                _set_direct_calls(False)
 
     def __exit__(self, *exc):
         _config.disabled = self.prev
         with _disabled_lock:
             _n_disabled[0] -= 1
+            if _n_disabled[0] == 0:
+                _set_direct_calls(True)
+
+
+# A plain jitted function whose C++ dispatcher exists is called by it directly: it gets a
+# subclass of its own whose ``__call__`` is the dispatcher, so that a call runs no Python
+# frame on the way in. While any disable_jit context is open (in any thread) these
+# subclasses fall back to Jitted.__call__, which honours it.
+_direct_classes: weakref.WeakSet = weakref.WeakSet()
+
+
+def _install_direct_call(f: Jitted) -> None:
+    direct = staticmethod(f._cpp)
+    cls = type(type(f).__name__, (type(f),), {"_direct_call": direct})
+    with _disabled_lock:
+        f.__class__ = cls
+        _direct_classes.add(cls)
+        if not _n_disabled[0]:
+            cls.__call__ = direct
+
+
+def _set_direct_calls(on: bool) -> None:
+    for cls in list(_direct_classes):
+        if on:
+            cls.__call__ = cls.__dict__["_direct_call"]
+        elif "__call__" in cls.__dict__:
+            del cls.__call__
 
 
 # ---------------------------------------------------------------------------------------
@@ -295,6 +324,7 @@ class Jitted:
         # as keywords).
         self._cpp = None if not names else False
         self._not_dispatchable: set = set()
+        self._failed = False     # the last cache miss raised (see cache_miss)
 
     # --- signature and tracing --------------------------------------------------------
     def _split(self, args, kwargs):
@@ -363,17 +393,16 @@ class Jitted:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        # The Python entry. Once a plain function has its C++ dispatcher, calls go to the
+        # dispatcher directly instead (see _install_direct_call), except inside disable_jit.
         if kwargs or _n_active[0] or _n_disabled[0] or not self._cpp:
             return self._call(args, kwargs)
         try:
-            out = self._cpp(*args)  # C++: a pytree of xnp arrays, or a cache miss's result
+            return self._cpp(*args)  # static arguments: C++ keys them by hash and equality
         except ValueError as e:
-            if self.static_argnums and "Non-hashable static" in str(e):
+            if "Non-hashable static" in str(e):
                 return self._call(args, kwargs)     # raises xnp's error, with the fix
             raise
-        if type(out) is _Raised:
-            raise out.error
-        return out
 
     def _call(self, args, kwargs):
         """The Python path: every case (static arguments, pytrees, keywords, tracers)."""
@@ -405,10 +434,17 @@ class Jitted:
             return
         _register_dispatch_nodes()
 
-        def cache_miss(*args):
+        def cache_miss(*args, **kwargs):
             # A new C++ signature, or one without fastpath data: run the Python path and
             # tell the C++ cache how to run this signature by itself, when it can.
+            if self._failed:
+                # A miss that raised left its signature pinned to this path in the C++
+                # cache: start the cache afresh (the Python caches refill it quickly).
+                self._failed = False
+                self._cpp._clear_cache()
             try:
+                if kwargs:
+                    return self._call(args, kwargs), None, False
                 if _config.disabled or _n_active[0]:
                     return self._call(args, {}), None, True
                 if _synced[0] != len(_tree._registry):
@@ -439,9 +475,9 @@ class Jitted:
                 if fastpath is None and memo is not None:
                     self._not_dispatchable.add(memo)
                 return result, fastpath, False
-            except BaseException as e:       # noqa: BLE001 - re-raised by __call__
-                # Removing the signature keeps a failure from pinning it to this path.
-                return _Raised(e), None, True
+            except BaseException:
+                self._failed = True
+                raise
 
         def fun(*args, **kwargs):            # runs instead when jax's disable_jit is on
             return self._call(args, kwargs)
@@ -449,6 +485,8 @@ class Jitted:
         self._cpp = runtime.make_dispatcher(self.__name__, fun, cache_miss,
                                             self.static_argnums)
         _BUFFER_TYPE[0] = runtime.backend().array_type
+        if self._plain:
+            _install_direct_call(self)
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace and lower for these arguments, without compiling."""

@@ -16,15 +16,6 @@ _wrap_value = core.wrap
 _handle_types = core._handle_types
 
 
-class _Raised:
-    """An exception from the cache-miss callback, re-raised by the caller."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error):
-        self.error = error
-
-
 class _Result:
     """Marks a result leaf in the C++ output structure: the C++ dispatch builds each result
     through ``_result_unflatten``, which wraps the buffer in an xnp array."""
@@ -49,7 +40,7 @@ def _make_result_unflatten(handle_type):
 
     def result_unflatten(aux, children):
         buf = children[0]
-        value = asarray(memoryview(buf))      # runtime.buffer_view, inlined
+        value = asarray(buf)     # runtime.buffer_view, inlined (NumPy takes the buffer)
         handle = new(handle_type)
         handle._value = value
         handle._buffer = (value, buf)
@@ -57,18 +48,16 @@ def _make_result_unflatten(handle_type):
     return result_unflatten
 
 
-def _handle_flatten(h):
+def _dispatch_leaf(h):
     """How the C++ dispatch sees an xnp array: its device buffer when its value is a view
-    of one, else its value (a tracer there makes the C++ side call the Python path)."""
+    of one, else its value (a tracer there makes the C++ side call the Python path). A
+    property of the array classes, read by the C++ registry as a dataclass field: no
+    Python call per argument beyond this getter."""
     try:
         v, buf = h._buffer
     except AttributeError:              # never a result of a compiled call
-        return (h._value,), None
-    return ((buf,) if v is h._value else (h._value,)), None
-
-
-def _handle_unflatten(aux, children):
-    return _wrap_value(children[0])
+        return h._value
+    return buf if v is h._value else h._value
 
 
 _registered_nodes: set = set()
@@ -109,7 +98,8 @@ def _register_dispatch_nodes_locked():
                              and runtime.backend().host_readable else _result_unflatten)
                 runtime.register_dispatch_node(t, _result_flatten, unflatten)
             else:
-                runtime.register_dispatch_node(t, _handle_flatten, _handle_unflatten)
+                t._dispatch_leaf = property(_dispatch_leaf)
+                runtime.register_dispatch_fields(t, ("_dispatch_leaf",))
             _registered_nodes.add(t)
 
 
@@ -120,7 +110,7 @@ _BUFFER_TYPE = [None]       # jaxlib's device buffer type, once the backend exis
 
 def _dispatchable(args, entry) -> bool:
     """Whether the C++ dispatch may run ``entry`` for these arguments by itself: every leaf
-    as the C++ side flattens it (xnp arrays through ``_handle_flatten``) is the very value
+    as the C++ side flattens it (xnp arrays through ``_dispatch_leaf``) is the very value
     the Python path passed, of a type the C++ side transfers to the entry's dtype and
     shape. With 64-bit types off in the C++ dispatch (jax's jax_enable_x64, see
     runtime.dispatch_x64) only device buffers qualify: their signatures and transfers keep
@@ -145,7 +135,7 @@ def _dispatchable(args, entry) -> bool:
         if t in _handle_types:
             return False
         if type(x) in _handle_types:
-            if _handle_flatten(x)[0][0] is not leaf:
+            if _dispatch_leaf(x) is not leaf:
                 return False
         elif x is not leaf:
             return False

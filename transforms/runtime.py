@@ -202,7 +202,7 @@ def buffer_view(buf) -> np.ndarray:
     the CPU, waits until the buffer is ready; a host copy from other devices. Every dtype
     but bfloat16 (TRANSPORT_DTYPES)."""
     if _backend.host_readable:
-        return np.asarray(memoryview(buf))
+        return np.asarray(buf)     # through the buffer protocol
     return _host_copy(buf)
 
 
@@ -258,7 +258,7 @@ class Executable:
     def results(self, buffers: Sequence) -> list:
         """NumPy views of the buffers ``execute`` returned, in their true dtypes."""
         if _backend.host_readable:
-            outs = [np.asarray(memoryview(b)) for b in buffers]
+            outs = [np.asarray(b) for b in buffers]
         else:
             outs = [_host_copy(b) for b in buffers]
         if self._needs_view:
@@ -403,6 +403,12 @@ def register_dispatch_node(cls: type, flatten: Callable, unflatten: Callable) ->
     """Make ``cls`` a pytree node of the C++ dispatch: ``flatten(x) -> (children, aux)``,
     ``unflatten(aux, children) -> x``."""
     (_backend or backend()).registry.register_node(cls, flatten, unflatten)
+
+
+def register_dispatch_fields(cls: type, fields: Sequence[str]) -> None:
+    """Make ``cls`` a pytree node of the C++ dispatch whose children are the attributes
+    ``fields``, read by the C++ side itself (it is never rebuilt from them)."""
+    (_backend or backend()).registry.register_dataclass_node(cls, list(fields), [])
 
 
 def dispatch_leaves(args: tuple):
