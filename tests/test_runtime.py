@@ -131,3 +131,31 @@ def test_output_treedef_rejects_structures_flattened_differently():
     assert runtime.output_treedef({"b": 1, "a": 0}) is not None
     assert runtime.output_treedef([Box()]) is None
     assert runtime.output_treedef((1, 0)) is None
+
+
+def test_jit_works_without_scipy_and_linalg_under_jit_says_what_to_install():
+    # SciPy is not a dependency: only LAPACK's kernels (linalg under jit) need it.
+    import subprocess
+    import sys
+    code = (
+        "import sys\n"
+        "sys.modules['scipy'] = None\n"
+        "import numpy as np, xnp\n"
+        "assert float(xnp.jit(lambda x: x * 2 + 1)(np.float64(1.5))) == 4.0\n"
+        "np.testing.assert_array_equal(xnp.linalg.inv(np.eye(2) * 2), np.eye(2) / 2)\n"
+        "try:\n"
+        "    xnp.jit(xnp.linalg.inv)(np.eye(2))\n"
+        "except ImportError as e:\n"
+        "    assert 'pip install scipy' in str(e), e\n"
+        "else:\n"
+        "    raise AssertionError('no ImportError')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_linalg_under_jit_registers_lapack_once_lowered():
+    import xnp
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    np.testing.assert_allclose(xnp.jit(xnp.linalg.cholesky)(a), np.linalg.cholesky(a),
+                               rtol=1e-15)
+    assert runtime.backend().lapack_ready

@@ -42,7 +42,7 @@ from transforms import cuda_plugin
 __all__ = ["SUPPORTED_JAXLIB", "backend", "compile_mlir", "device_put", "to_numpy",
            "is_device_buffer", "Executable", "buffer_view", "make_dispatcher",
            "dispatch_x64", "fastpath_data", "output_treedef", "register_dispatch_node",
-           "dispatch_leaves", "platform"]
+           "dispatch_leaves", "platform", "require_lapack"]
 
 SUPPORTED_JAXLIB = "0.10.2"
 _SUPPORTED_API_VERSION = 467      # jaxlib.xla_client._version of that release
@@ -51,16 +51,34 @@ _lock = threading.Lock()
 _backend = None
 
 
-def _register_lapack(jax_ext) -> None:
+def require_lapack() -> None:
     """Make jaxlib's LAPACK FFI targets (``lapack_*_ffi``, used by xnp.linalg's lowerings)
-    known to XLA on the CPU; once, when the backend is created."""
-    from jaxlib import lapack
-    for name, fn, api_version in lapack.registrations()["cpu"]:
+    known to XLA on the CPU; once, when the first module that calls one is lowered.
+
+    jaxlib's LAPACK kernels take LAPACK's routines from SciPy, so compiling linear algebra
+    needs SciPy installed (nothing else in jit does: the import costs about 0.25 s).
+    """
+    b = _backend or backend()
+    if b.lapack_ready:
+        return
+    with _lock:
+        if b.lapack_ready:
+            return
+        from jaxlib import lapack
         try:
-            jax_ext.register_custom_call_target(name, fn, "Host", api_version)
-        except Exception:  # pragma: no cover - already registered (jax in this process)
-            pass
-    lapack._lapack.initialize()
+            lapack._lapack.initialize()     # reads the routines from scipy.linalg
+        except ImportError as e:
+            raise ImportError(
+                "xnp.linalg under jit runs jaxlib's LAPACK kernels on the CPU, which take "
+                "LAPACK's routines from SciPy, and SciPy is not installed: run "
+                "`pip install scipy`, or call the linear algebra outside jit (eagerly it "
+                f"uses NumPy's LAPACK). ({e})") from e
+        for name, fn, api_version in lapack.registrations()["cpu"]:
+            try:
+                b.jax.register_custom_call_target(name, fn, "Host", api_version)
+            except Exception:  # pragma: no cover - already registered (jax in this process)
+                pass
+        b.lapack_ready = True
 
 
 class _Backend:
@@ -96,8 +114,7 @@ class _Backend:
         # Results are read through the buffer protocol on the CPU (no copy); from other
         # devices they are copied to the host.
         self.host_readable = self.platform == "cpu"
-        if self.host_readable:
-            _register_lapack(_jax)
+        self.lapack_ready = False        # see require_lapack
         replicated = _hlo.HloSharding.replicate()
 
         class _Sharding(_jax.SingleDeviceSharding):

@@ -1,12 +1,12 @@
 """Lowering of the linear-algebra primitives of ``_linalg.py`` to StableHLO.
 
 ``triangular_solve`` is StableHLO's own op. The factorizations call LAPACK through the
-typed-FFI custom calls that jaxlib ships (``lapack_<s|d|c|z><routine>_ffi``; the runtime
-registers them with XLA when it creates its client). Those routines read and write
-column-major matrices, which the operand and result layouts ask XLA for, and map over
-leading (batch) dimensions themselves. Where LAPACK reports failure (``info != 0``: not
-positive definite, no convergence) the results are NaN, as in JAX; eager evaluation
-raises numpy.linalg.LinAlgError instead.
+typed-FFI custom calls that jaxlib ships (``lapack_<s|d|c|z><routine>_ffi``, registered
+with XLA when the first one is lowered: see runtime.require_lapack). Those routines read
+and write column-major matrices, which the operand and result layouts ask XLA for, and
+map over leading (batch) dimensions themselves. Where LAPACK reports failure
+(``info != 0``: not positive definite, no convergence) the results are NaN, as in JAX;
+eager evaluation raises numpy.linalg.LinAlgError instead.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ def _lapack(ctx: LoweringContext, routine: str, operands, results, nbatch: int, 
         target = f"lapack_{_PREFIX[dtype.name]}{routine}_ffi"
     except KeyError:
         raise NotImplementedError(f"LAPACK has no {routine} for {dtype}") from None
+    runtime.require_lapack()
     shapes = [(r.shape, r.dtype) if isinstance(r, Value) else r for r in results]
     backend = ", ".join(f"{k} = {ord(v)} : ui8" for k, v in config.items())
     attrs = {
