@@ -321,6 +321,26 @@ def test_jax_imported_before_xnp_both_stay_correct():
 
 
 @needs_jax
+def test_jax_arrays_are_host_values_to_xnp_jit():
+    # jax's arrays belong to jax's XLA client, which xnp's executables cannot take as
+    # arguments: they are read as host values, warm fast path or not.
+    code = (
+        "import numpy as np, jax, xnp\n"
+        "jax.config.update('jax_enable_x64', True)\n"
+        "x = np.array([1.5, -2.0, 2.0 ** -30])\n"
+        "ja = jax.numpy.asarray(x)\n"
+        "f = xnp.jit(lambda v, w: v * 3.0 + w)\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(ja, ja)), x * 4.0)\n"
+        "d = f(x, x)\n"
+        "for _ in range(3):\n"
+        "    np.testing.assert_array_equal(np.asarray(f(d, d)), x * 16.0)\n"
+        "    np.testing.assert_array_equal(np.asarray(f(ja, d)), x * 7.0)\n"
+        "    np.testing.assert_array_equal(np.asarray(f(d, ja)), x * 13.0)\n")
+    _run(code)
+
+
+@needs_jax
 def test_device_inputs_take_the_fast_path_with_jax_x64_off():
     code = (
         "import numpy as np, jax, xnp\n"

@@ -211,7 +211,10 @@ def _host_copy(buf) -> np.ndarray:
 
 
 def is_device_buffer(x) -> bool:
-    return _backend is not None and type(x) is _backend.array_type
+    """Whether ``x`` is a buffer of xnp's own client. jax's arrays are of the same type but
+    belong to jax's client (XLA refuses them as arguments): they count as host values."""
+    b = _backend
+    return b is not None and type(x) is b.array_type and x._sharding is b.sharding
 
 
 def buffer_view(buf) -> np.ndarray:
@@ -267,7 +270,7 @@ class Executable:
         b = _backend
         array_type, put, sharding, devices, zero_copy = (
             b.array_type, b.put, b.sharding, b.devices, b.zero_copy)
-        bufs = [a if type(a) is array_type else
+        bufs = [a if type(a) is array_type and a._sharding is sharding else
                 put(_aval(a.shape, a.dtype), sharding, [a], devices, True, False, zero_copy,
                     enable_x64=True) for a in args]
         return self._exe.execute_sharded(bufs).consume_with_handlers(self._handlers)
