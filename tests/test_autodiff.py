@@ -134,6 +134,34 @@ def test_python_numbers_without_a_derivative_are_allowed():
     assert float(xnp.grad(lambda x, y: float(y) * x)(2.0, 5.0)) == 5.0
 
 
+def test_allow_int_gives_float0_gradients_for_integer_and_boolean_inputs():
+    from transforms import float0
+    f = lambda x, n, flag: (x ** 2 * n).sum() * (1.0 + flag)
+    x, n = np.array([1.0, -2.0]), np.array([3, 4])
+    with pytest.raises(TypeError, match="allow_int"):
+        xnp.grad(f, argnums=(0, 1))(x, n, True)
+    gx, gn, gflag = xnp.grad(f, argnums=(0, 1, 2), allow_int=True)(x, n, True)
+    np.testing.assert_allclose(gx, 2 * x * n * 2.0, rtol=1e-15)
+    assert gn.dtype == float0 and gn.shape == (2,)
+    assert gflag.dtype == float0 and gflag.shape == ()
+    (value, (gx2, gn2)) = xnp.value_and_grad(f, argnums=(0, 1), allow_int=True)(x, n, False)
+    assert float(value) == float((x ** 2 * n).sum())
+    np.testing.assert_allclose(gx2, 2 * x * n, rtol=1e-15)
+    assert gn2.dtype == float0
+    # pytrees mixing float and integer leaves keep their structure
+    g = xnp.grad(lambda p: (p["w"] * p["k"]).sum(), allow_int=True)({"w": x, "k": n})
+    np.testing.assert_array_equal(g["w"], n)
+    assert g["k"].dtype == float0
+    # Jacobians follow JAX: jacrev takes allow_int, jacfwd refuses integer inputs
+    h = lambda x, n: x * n
+    for jac in (xnp.jacrev, xnp.jacfwd):
+        with pytest.raises(TypeError, match="int64"):
+            jac(h, argnums=(0, 1))(x, n)
+    jx, jn = xnp.jacrev(h, argnums=(0, 1), allow_int=True)(x, n)
+    np.testing.assert_array_equal(jx, np.diag(n))
+    assert jn.dtype == float0 and jn.shape == (2, 2)
+
+
 def test_errors_say_what_to_do():
     with pytest.raises(TypeError, match="jacrev"):
         xnp.grad(lambda x: x * 2)(xnp.asarray(np.ones(2)))
@@ -500,3 +528,26 @@ def test_linearized_function_checks_tangent_shapes():
     np.testing.assert_allclose(f_jvp(np.array([1.0, 1.0, 2.0])), 4.0)
     with pytest.raises(ValueError, match="inconsistent with the original primal"):
         f_jvp(np.ones((3, 2)))
+
+
+def test_jax_lax_autodiff_regressions():
+    # sinc at 0: its Maclaurin series 1 - (pi x)^2/6 + (pi x)^4/120 - ... gives the
+    # derivatives 0, -pi^2/3, 0, pi^4/5, by any mix of forward and reverse mode.
+    def deriv(f):
+        return lambda x: xnp.jvp(f, (x,), (1.0,))[1]
+    for fs, want in [((deriv,), 0.0), ((xnp.grad, deriv), -np.pi ** 2 / 3),
+                     ((xnp.grad,) * 3, 0.0), ((deriv, xnp.grad) * 2, np.pi ** 4 / 5)]:
+        f = xnp.sinc
+        for t in fs:
+            f = t(f)
+        np.testing.assert_allclose(f(0.0), want, atol=1e-9)
+    check_grads(xnp.sinc, (np.array([0.0, 0.3, -1.5]),), order=1)
+    # stop_gradient stops outer derivatives too: d2/dx2 sin(x) cos(c) = -sin(x) cos(c).
+    f = lambda x: xnp.sin(x) * xnp.cos(xnp.lax.stop_gradient(x))  # noqa: E731
+    np.testing.assert_allclose(xnp.grad(xnp.grad(f))(0.7), -np.sin(0.7) * np.cos(0.7))
+    # The mixed second derivative of x**y at y = 0 is 1/x (not 0), in both orders.
+    want = [[0.0, 0.25], [0.25, np.log(4.0) ** 2]]
+    for jac in (xnp.jacfwd, xnp.jacrev):
+        got = jac(jac(xnp.lax.pow, (0, 1)), (0, 1))(4.0, 0.0)
+        np.testing.assert_allclose(np.array(got, dtype=float), want, atol=1e-12)
+    assert float(xnp.grad(lambda x: x ** 0.0)(0.0)) == 0.0

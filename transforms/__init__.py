@@ -3,6 +3,7 @@
 It knows no NumPy function; ``xnp`` declares its primitives with it.
 """
 
+from transforms.ad import float0  # noqa: F401
 from transforms.api_extras import (  # noqa: F401
     ShapeDtypeStruct,
     checkpoint,

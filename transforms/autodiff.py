@@ -194,7 +194,7 @@ def _argnums_tuple(argnums, nargs, fname):
 
 
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-                   holomorphic: bool = False):
+                   holomorphic: bool = False, allow_int: bool = False):
     """A function returning ``(fun(*args), gradient)``; see :func:`grad`."""
     argnums_of: dict = {}           # number of positional arguments -> (single, nums)
 
@@ -214,7 +214,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         for leaf in leaves:
             v = core.unwrap(leaf)
             ps.append(v)
-            _check_grad_leaf(v, leaf, diff_args, nums, holomorphic)
+            _check_grad_leaf(v, leaf, diff_args, nums, holomorphic, allow_int)
         out_store: list = []
         aux_store: list = []
         outer = _trace_chain() if has_aux else None
@@ -243,6 +243,10 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         _check_scalar_aval(out_aval, holomorphic)
         one = np.ones(out_aval.shape, out_aval.dtype)
         cts = ad.backward_pass(linear.jaxpr, linear.consts, [one])
+        if allow_int:      # integer and boolean inputs get float0 zeros, as in vjp
+            cts = iter(cts)
+            cts = [next(cts) if ad.is_differentiable(a) else np.zeros(a.shape, ad.float0)
+                   for a in in_avals]
         grads = [core.wrap(ad.instantiate(c)) for c in cts]
         grads = tuple(grads) if in_tree is None else tree_unflatten(in_tree, grads)
         g = grads[0] if single else grads
@@ -254,7 +258,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-         holomorphic: bool = False):
+         holomorphic: bool = False, allow_int: bool = False):
     """The gradient of a scalar-valued ``fun`` with respect to argument(s) ``argnums``.
 
     A one-element array output counts as a scalar (as in autograd and PyTorch; JAX
@@ -264,8 +268,11 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     JAX's convention (transposes use the bilinear pairing ``Re(sum(u * v))``): for a
     real-valued ``f``, ``grad(f)(z)`` is ``df/dx - i df/dy`` (so ``grad(abs2)(z) =
     2 conj(z)``); with ``holomorphic=True`` it is the complex derivative ``f'(z)``.
+
+    Integer and boolean arguments raise a TypeError unless ``allow_int=True``, which
+    gives them zero gradients of the empty dtype ``transforms.float0`` (as JAX does).
     """
-    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     @functools.wraps(fun)
     def wrapper(*args, **kwargs):
@@ -274,7 +281,7 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     return wrapper
 
 
-def _check_grad_leaf(v, leaf, diff_args, nums, holomorphic):
+def _check_grad_leaf(v, leaf, diff_args, nums, holomorphic, allow_int=False):
     """``v`` (the value of ``leaf``, one leaf of the arguments ``nums``) can be
     differentiated; otherwise the TypeError naming its argument."""
     try:
@@ -286,13 +293,15 @@ def _check_grad_leaf(v, leaf, diff_args, nums, holomorphic):
     kind = aval.dtype.kind
     if kind == "c" or (kind == "f" and not holomorphic) or aval.dtype.name == "bfloat16":
         return
+    if allow_int and kind in "biu":
+        return
     i = next((n for n, a in zip(nums, diff_args)
               if any(x is leaf for x in tree_flatten(a)[0])), nums[0])
     if kind in "biu":
         raise TypeError(f"grad requires real- or complex-valued inputs (input dtype that "
                         f"is a sub-dtype of np.inexact), but got {aval.dtype.name} for "
                         f"argument {i}. If you want to use integer-valued inputs, use "
-                        "vjp or set allow_int via a float cast of the argument.")
+                        "vjp or set allow_int to True.")
     if holomorphic and kind != "c":
         raise TypeError(f"grad with holomorphic=True requires complex inputs, got "
                         f"{aval.dtype.name} for argument {i}")
@@ -365,10 +374,26 @@ def _rows(stacked, lo, hi, lead_shape, tail_shape):
     return reshape(moveaxis(piece, 0, -1), lead_shape + tail_shape)
 
 
+def _check_jacobian_inputs(name, leaves, allow_int):
+    """JAX's rule: Jacobians are taken with respect to floating or complex inputs; jacrev
+    also takes integer and boolean ones with ``allow_int`` (their blocks are float0)."""
+    for leaf in leaves:
+        dtype = get_aval(core.unwrap(leaf)).dtype
+        if dtype.kind in "fc" or dtype.name == "bfloat16":
+            continue
+        if allow_int and dtype.kind in "biu":
+            continue
+        hint = ("pass allow_int=True, or use vjp" if name == "jacrev" else
+                "use jvp directly, or jacrev with allow_int=True")
+        raise TypeError(f"{name} requires real- or complex-valued inputs (input dtype that "
+                        f"is a sub-dtype of np.inexact), but got {dtype}: {hint}")
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False):
     """The Jacobian by forward mode: the JVP pushed through ``vmap`` over the standard
-    basis of the inputs. Each leaf of the result has shape ``out_shape + in_shape``."""
+    basis of the inputs. Each leaf of the result has shape ``out_shape + in_shape``.
+    Integer and boolean inputs raise a TypeError (as in JAX)."""
     @functools.wraps(fun)
     def jacfun(*args, **kwargs):
         from transforms.batching import vmap
@@ -377,6 +402,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         aux: list = []
         partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
         in_leaves, in_tree = tree_flatten(dargs)
+        _check_jacobian_inputs("jacfwd", in_leaves, False)
         out = partial(*dargs)
         basis, offsets = _std_basis(in_leaves)
         if offsets[-1]:
@@ -396,14 +422,16 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False):
+           holomorphic: bool = False, allow_int: bool = False):
     """The Jacobian by reverse mode: the VJP pulled back through ``vmap`` over the
-    standard basis of the outputs."""
+    standard basis of the outputs. Integer and boolean inputs raise a TypeError unless
+    ``allow_int=True``, which gives them blocks of dtype ``transforms.float0``."""
     @functools.wraps(fun)
     def jacfun(*args, **kwargs):
         from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacrev")
         dargs = tuple(args[i] for i in nums)
+        _check_jacobian_inputs("jacrev", tree_flatten(dargs)[0], allow_int)
         aux: list = []
         partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
         out, vjp_fn = vjp(partial, *dargs)
