@@ -188,3 +188,14 @@ def test_associative_scan_pytree_jit_grad():
     numpy.testing.assert_allclose(ga, la[:, 0], rtol=1e-12)
     numpy.testing.assert_allclose(gb, la[:, 1], rtol=1e-12)
     check_grads(lambda a, b: np.lax.associative_scan(compose, (a, b))[1], (a, b), order=1)
+
+
+def test_make_jaxpr_takes_shape_dtype_structs_as_eval_shape_does():
+    f = lambda x, y: (x @ y).sum(axis=0) + 1.0
+    spec = (np.ShapeDtypeStruct((3, 4), numpy.float32),
+            np.ShapeDtypeStruct((4, 2), numpy.float32))
+    closed = np.make_jaxpr(f)(*spec)
+    assert [v.aval.shape for v in closed.jaxpr.invars] == [(3, 4), (4, 2)]
+    assert [(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.outvars] == [((2,), numpy.float32)]
+    out = np.eval_shape(f, *spec)
+    assert (out.shape, out.dtype) == ((2,), numpy.float32)

@@ -15,8 +15,8 @@ from typing import Callable
 import numpy as np
 
 from transforms import ad, core
-from transforms.core import ShapedArray, get_aval
-from transforms.jaxpr import Literal, trace_to_jaxpr
+from transforms.core import get_aval
+from transforms.jaxpr import Literal, stage_pytree
 from transforms.tree import tree_flatten, tree_unflatten
 
 __all__ = ["ShapeDtypeStruct", "eval_shape", "linear_transpose", "checkpoint", "remat"]
@@ -55,37 +55,6 @@ class ShapeDtypeStruct:
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
 
-def _abstract(x) -> ShapedArray:
-    """The aval of an argument leaf: a ShapeDtypeStruct or anything with ``shape`` and
-    ``dtype`` stands for an array of that type; other values give their own."""
-    if isinstance(x, ShapeDtypeStruct):
-        return ShapedArray(x.shape, x.dtype, x.weak_type)
-    v = core.unwrap(x)
-    try:
-        return get_aval(v)
-    except TypeError:
-        if hasattr(x, "shape") and hasattr(x, "dtype"):
-            return ShapedArray(tuple(x.shape), x.dtype)
-        raise TypeError(f"eval_shape: argument {x!r} of type {type(x).__name__} is not an "
-                        "array, a Python number or a ShapeDtypeStruct") from None
-
-
-def _trace(fun, args, kwargs):
-    """``fun`` staged on the types of ``args``/``kwargs``: (closed jaxpr, output tree)."""
-    flat, in_tree = tree_flatten((tuple(args), dict(kwargs)))
-    avals = [_abstract(x) for x in flat]
-    store: list = []
-
-    def flat_fun(*handles):
-        a, kw = tree_unflatten(in_tree, handles)
-        out_flat, out_tree = tree_flatten(fun(*a, **kw))
-        store.append(out_tree)
-        return out_flat
-
-    closed = trace_to_jaxpr(flat_fun, avals)
-    return closed, store[0], avals, in_tree
-
-
 def eval_shape(fun: Callable, *args, **kwargs):
     """The output types of ``fun(*args, **kwargs)``, found without computing it.
 
@@ -107,7 +76,7 @@ def eval_shape(fun: Callable, *args, **kwargs):
     ``fun`` is staged into a jaxpr on abstract inputs (as by ``make_jaxpr``): no array
     work on the inputs is done, and only the types of the outputs are read.
     """
-    closed, out_tree, _, _ = _trace(fun, args, kwargs)
+    closed, out_tree, _, _ = stage_pytree(fun, args, kwargs)
     outs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
             for a in _out_avals(closed.jaxpr)]
     return tree_unflatten(out_tree, outs)
@@ -182,7 +151,7 @@ def linear_transpose(fun: Callable, *primals):
         linear (a product or quotient of values depending on the inputs, a non-zero
         constant added, or a primitive with no transpose rule).
     """
-    closed, out_tree, in_avals, in_tree = _trace(fun, primals, {})
+    closed, out_tree, in_avals, in_tree = stage_pytree(fun, primals, {})
     for a in in_avals:
         if not ad.is_differentiable(a):
             raise TypeError("linear_transpose only supports float and complex inputs, "

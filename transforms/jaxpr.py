@@ -262,30 +262,56 @@ def trace_to_jaxpr(fun_flat: Callable, in_avals: Sequence[ShapedArray]) -> Close
         return trace.build(in_tracers, outs)
 
 
+def abstract_arg(x) -> ShapedArray:
+    """The aval of an argument leaf of a staged function: an array's or Python scalar's
+    own; any other object with ``shape`` and ``dtype`` (a ShapeDtypeStruct, a jax
+    ShapeDtypeStruct) stands for an array of that type."""
+    v = core.unwrap(x)
+    if not isinstance(v, (np.ndarray, np.generic, Tracer)) and hasattr(v, "shape") \
+            and hasattr(v, "dtype"):
+        return ShapedArray(tuple(v.shape), np.dtype(v.dtype),
+                           bool(getattr(v, "weak_type", False)))
+    try:
+        return get_aval(v)
+    except TypeError:
+        raise TypeError(f"argument {x!r} of type {type(x).__name__} is not an array, a "
+                        "Python number or a ShapeDtypeStruct") from None
+
+
+def stage_pytree(fun: Callable, args: Sequence, kwargs: dict, static: Sequence[int] = ()):
+    """Stage ``fun(*args, **kwargs)`` into a jaxpr on the types of the arguments' leaves
+    (positional arguments at ``static`` are passed as they are). Returns (closed jaxpr,
+    output tree, input avals, input tree)."""
+    dynamic = [a for i, a in enumerate(args) if i not in static]
+    flat, in_tree = tree_flatten((dynamic, dict(kwargs)))
+    avals = [abstract_arg(x) for x in flat]
+    store: list = []
+
+    def flat_fun(*handles):
+        dyn, kw = tree_unflatten(in_tree, handles)
+        it = iter(dyn)
+        full = [a if i in static else next(it) for i, a in enumerate(args)]
+        out_flat, out_tree = tree_flatten(fun(*full, **kw))
+        store.append(out_tree)
+        return out_flat
+
+    closed = trace_to_jaxpr(flat_fun, avals)
+    return closed, store[0], avals, in_tree
+
+
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = ()) -> Callable:
     """Return a function that traces ``fun`` on example arguments and returns its jaxpr.
 
-    Arguments may be pytrees of arrays or Python scalars (which are weakly typed). The
-    returned :class:`ClosedJaxpr` prints in JAX's readable format.
+    Arguments may be pytrees of arrays, Python scalars (which are weakly typed) or
+    ShapeDtypeStruct objects (types without values). The returned :class:`ClosedJaxpr`
+    prints in JAX's readable format.
     """
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def jaxpr_maker(*args, **kwargs):
-        dynamic = [a for i, a in enumerate(args) if i not in static]
-        flat, in_tree = tree_flatten((dynamic, kwargs))
-        avals = [get_aval(core.unwrap(x)) for x in flat]
-
-        def flat_fun(*handles):
-            dyn, kw = tree_unflatten(in_tree, handles)
-            it = iter(dyn)
-            full = [a if i in static else next(it) for i, a in enumerate(args)]
-            out = fun(*full, **kw)
-            out_flat, out_tree = tree_flatten(out)
-            jaxpr_maker.out_tree = out_tree
-            return out_flat
-
-        return trace_to_jaxpr(flat_fun, avals)
+        closed, jaxpr_maker.out_tree, _, _ = stage_pytree(fun, args, kwargs, static)
+        return closed
 
     return jaxpr_maker
 
