@@ -407,3 +407,53 @@ def test_forwarded_python_scalar_outputs_are_arrays():
         assert out.dtype == np.float64
     close([float(v) for v in primal], [2.72, 2.72])
     close([float(v) for v in tangent], [1.0, 1.0])
+
+
+def test_outputs_and_carries_passed_through_unchanged_stay_what_they_were():
+    # A cond output every branch returns unchanged, and a scan carry the body returns
+    # unchanged, are their inputs (as in JAX): unbatched under a batched predicate.
+    def f(p, x):
+        def then(x):
+            return scan(lambda c, _: (c, None), x, None, length=3)[0]
+        return cond(p > 0, then, lambda x: x, x)
+    preds = np.array([1.0, -1.0, 2.0])
+    assert float(vmap(f, in_axes=(0, None), out_axes=None)(preds, 2.5)) == 2.5
+    np.testing.assert_array_equal(vmap(f, in_axes=(0, None))(preds, 2.5), np.full(3, 2.5))
+
+    def g(p, x, y):   # one output forwarded, one computed: the computed one is batched
+        return cond(p > 0, lambda x, y: (x, y * 2.0), lambda x, y: (x, y - 1.0), x, y)
+    a, b = vmap(g, in_axes=(0, None, None), out_axes=(None, 0))(preds, 1.5, 4.0)
+    assert float(a) == 1.5
+    np.testing.assert_array_equal(b, [8.0, 3.0, 8.0])
+    jaxpr = make_jaxpr(lambda p, x: cond(p > 0, lambda x: x, lambda x: x, x))(1.0, 2.0)
+    assert "cond" not in str(jaxpr)
+
+
+def test_scan_with_a_read_only_carry_matches_a_python_loop_and_its_derivatives():
+    xs = np.array([0.5, -1.0, 2.0, 0.25])
+
+    def loop(w, xs):       # carry (acc, w): w is read in the body and returned unchanged
+        def body(c, x):
+            acc, w = c
+            return (acc * 0.9 + w * x, w), acc
+        (acc, w_out), ys = scan(body, (0.0, w), xs)
+        return acc + w_out ** 2 + ys.sum()
+
+    def python_loop(w, xs):
+        acc, total = 0.0, 0.0
+        for x in xs:
+            total += acc
+            acc = acc * 0.9 + w * x
+        return acc + w ** 2 + total
+
+    for w in (0.3, -1.7):
+        np.testing.assert_allclose(loop(w, xs), python_loop(w, xs), rtol=1e-14)
+        np.testing.assert_allclose(jit(loop)(w, xs), python_loop(w, xs), rtol=1e-14)
+        eps = 1e-6
+        fd = (python_loop(w + eps, xs) - python_loop(w - eps, xs)) / (2 * eps)
+        np.testing.assert_allclose(grad(loop)(w, xs), fd, rtol=1e-8)
+        np.testing.assert_allclose(jit(grad(loop))(w, xs), fd, rtol=1e-8)
+    ws = np.array([0.3, -1.7, 2.0])
+    np.testing.assert_allclose(vmap(loop, in_axes=(0, None))(ws, xs),
+                               [python_loop(w, xs) for w in ws], rtol=1e-14)
+    check_grads(loop, (0.7, xs), order=2, modes=("fwd", "rev"))

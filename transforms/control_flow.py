@@ -185,11 +185,53 @@ def _bind_cond(index, branches, operands, what, names):
         if t != trees[0]:
             raise TypeError(f"{what}: {names[0]} and {name} must return the same pytree "
                             f"structure, got {trees[0]} and {t}")
-    _check_branch_types(what, [t.closed for t in traced], names)
-    jaxprs, consts = _hoist_consts([t.closed for t in traced])
-    funs = tuple(_retrace_fun(t.flat, len(consts), consts) for t in traced)
-    outs = cond_p.bind(index, *consts, *vals, branches=tuple(jaxprs), funs=funs)
-    return tree_unflatten(trees[0], _wrap_all(outs))
+    closed = [t.closed for t in traced]
+    _check_branch_types(what, closed, names)
+    # An output every branch returns as the same operand, unchanged, is that operand
+    # (as in JAX): it stays out of the cond, so that it is not batched by a batched
+    # predicate and costs no select.
+    forwarded = _forwarded_outputs(closed)
+    keep = [i for i in range(len(closed[0].jaxpr.outvars)) if i not in forwarded]
+    flats = [t.flat for t in traced]
+    if forwarded:
+        closed = [_keep_outputs(c, keep) for c in closed]
+        flats = [_select_outputs(f, keep) for f in flats]
+    outs: list = []
+    if keep:
+        jaxprs, consts = _hoist_consts(closed)
+        funs = tuple(_retrace_fun(f, len(consts), consts) for f in flats)
+        outs = cond_p.bind(index, *consts, *vals, branches=tuple(jaxprs), funs=funs)
+    outs = iter(outs)
+    full = [vals[forwarded[i]] if i in forwarded else next(outs)
+            for i in range(len(keep) + len(forwarded))]
+    return tree_unflatten(trees[0], _wrap_all(full))
+
+
+def _forwarded_outputs(closed_list: Sequence[ClosedJaxpr]) -> dict:
+    """{output index: input index} of the outputs that every jaxpr returns as one same
+    input, unchanged."""
+    first = closed_list[0].jaxpr
+    position = {id(v): j for j, v in enumerate(first.invars)}
+    forwarded = {}
+    for i, v in enumerate(first.outvars):
+        j = position.get(id(v))
+        if j is not None and all(c.jaxpr.outvars[i] is c.jaxpr.invars[j]
+                                 for c in closed_list[1:]):
+            forwarded[i] = j
+    return forwarded
+
+
+def _keep_outputs(closed: ClosedJaxpr, keep: Sequence[int]) -> ClosedJaxpr:
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, [j.outvars[i] for i in keep], j.eqns),
+                       closed.consts)
+
+
+def _select_outputs(flat: Callable, keep: Sequence[int]) -> Callable:
+    def selected(*args):
+        outs = flat(*args)
+        return [outs[i] for i in keep]
+    return selected
 
 
 # ---------------------------------------------------------------------------------------
@@ -311,12 +353,45 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     body, carry_vals = _fixed_carry(trace_body, carry_vals, carry_avals, "scan")
     (jaxpr,), consts = _hoist_consts([body.closed])
     fun = _retrace_fun(body.flat, len(consts), consts)
-    outs = scan_p.bind(*consts, *carry_vals, *xs_vals, jaxpr=jaxpr, length=length,
-                       reverse=bool(reverse), num_consts=len(consts), num_carry=nc,
-                       funs=None if fun is None else (fun,))
-    outs = _wrap_all(outs)
-    return (tree_unflatten(carry_tree, outs[:nc]),
-            tree_unflatten(body.out_trees[1], outs[nc:]))
+    jaxpr, fun, consts, loop_carry, fixed = _carry_to_consts(jaxpr, fun, consts,
+                                                            carry_vals)
+    outs = scan_p.bind(*consts, *loop_carry, *xs_vals, jaxpr=jaxpr, length=length,
+                       reverse=bool(reverse), num_consts=len(consts),
+                       num_carry=len(loop_carry), funs=None if fun is None else (fun,))
+    outs = iter(outs)
+    carry_out = [carry_vals[k] if k in fixed else next(outs) for k in range(nc)]
+    return (tree_unflatten(carry_tree, _wrap_all(carry_out)),
+            tree_unflatten(body.out_trees[1], _wrap_all(outs)))
+
+
+def _carry_to_consts(jaxpr: ClosedJaxpr, fun, consts: list, carry_vals: list):
+    """A carry the body returns unchanged never changes: it becomes a constant of the
+    loop (as in JAX), so that the final carry is the initial value itself (unbatched
+    where it was, with no loop-carried derivative). The body's inputs are (constants,
+    carry, xs) and its outputs (carry, ys). Returns the new (jaxpr, retrace function,
+    constants, loop carry, set of fixed carry positions)."""
+    j, nk, nc = jaxpr.jaxpr, len(consts), len(carry_vals)
+    fixed = {k for k in range(nc) if j.outvars[k] is j.invars[nk + k]}
+    if not fixed:
+        return jaxpr, fun, consts, carry_vals, fixed
+    moving = [k for k in range(nc) if k not in fixed]
+    carry_in = j.invars[nk:nk + nc]
+    invars = (j.invars[:nk] + [carry_in[k] for k in sorted(fixed)] +
+              [carry_in[k] for k in moving] + j.invars[nk + nc:])
+    outvars = [j.outvars[k] for k in moving] + j.outvars[nc:]
+    new = ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, j.eqns), jaxpr.consts)
+    nf = len(fixed)
+
+    def reordered(*args):
+        fixed_in = dict(zip(sorted(fixed), args[nk:nk + nf]))
+        moving_in = iter(args[nk + nf:nk + nf + len(moving)])
+        carry = [fixed_in[k] if k in fixed else next(moving_in) for k in range(nc)]
+        outs = fun(*args[:nk], *carry, *args[nk + nf + len(moving):])
+        return [outs[k] for k in moving] + list(outs[nc:])
+
+    return (new, None if fun is None else reordered,
+            list(consts) + [carry_vals[k] for k in sorted(fixed)],
+            [carry_vals[k] for k in moving], fixed)
 
 
 def _concrete_int(x):
