@@ -19,8 +19,6 @@ jit see through the call:
 from __future__ import annotations
 
 import functools
-import threading
-import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -32,9 +30,17 @@ from transforms.ad import UndefinedPrimal, Zero, instantiate, tangent_aval
 from transforms.core import Primitive, Tracer, get_aval
 from transforms.jaxpr import ClosedJaxpr, JaxprEqn, StagingTrace, StagingTracer, Var, trace_to_jaxpr
 from transforms.jit_args import _infer_static, _normalize_argnums
+from transforms.jit_disable import (
+    _config,
+    _disabled,
+    _install_direct_call,
+    _n_disabled,
+    disable_jit,
+)
 from transforms.jit_dispatch import (
     _BUFFER_TYPE,
     _dispatchable,
+    _native,
     _register_dispatch_nodes,
     _Result,
     _sync_dispatch_registry,
@@ -161,69 +167,6 @@ jit_p.transpose = _jit_transpose
 jit_p.batch = _jit_batch
 jit_p.partial_eval = _jit_partial_eval
 jit_p.partial_eval_eqn = _jit_partial_eval_eqn
-
-# ---------------------------------------------------------------------------------------
-# disable_jit
-
-class _JitConfig(threading.local):
-    disabled = False        # a class default: reading it never raises AttributeError
-
-
-_config = _JitConfig()
-# How many disable_jit contexts are open in all threads: jitted calls read this cheap
-# counter first and the thread-local flag only when it is not zero.
-_n_disabled = [0]
-_disabled_lock = threading.Lock()
-
-
-class disable_jit:
-    """Context manager: jitted functions run eagerly (op by op) inside it, for debugging
-    with print statements and concrete values. ``disable_jit(False)`` re-enables jit
-    inside an enclosing ``disable_jit()``, as JAX's."""
-
-    def __init__(self, disable: bool = True):
-        self.disable = bool(disable)
-
-    def __enter__(self):
-        self.prev = _config.disabled
-        _config.disabled = self.disable
-        with _disabled_lock:
-            _n_disabled[0] += 1
-            if _n_disabled[0] == 1:
-                _set_direct_calls(False)
-
-    def __exit__(self, *exc):
-        _config.disabled = self.prev
-        with _disabled_lock:
-            _n_disabled[0] -= 1
-            if _n_disabled[0] == 0:
-                _set_direct_calls(True)
-
-
-# A plain jitted function whose C++ dispatcher exists is called by it directly: it gets a
-# subclass of its own whose ``__call__`` is the dispatcher, so that a call runs no Python
-# frame on the way in. While any disable_jit context is open (in any thread) these
-# subclasses fall back to Jitted.__call__, which honours it.
-_direct_classes: weakref.WeakSet = weakref.WeakSet()
-
-
-def _install_direct_call(f: Jitted) -> None:
-    direct = staticmethod(f._cpp)
-    cls = type(type(f).__name__, (type(f),), {"_direct_call": direct})
-    with _disabled_lock:
-        f.__class__ = cls
-        _direct_classes.add(cls)
-        if not _n_disabled[0]:
-            cls.__call__ = direct
-
-
-def _set_direct_calls(on: bool) -> None:
-    for cls in list(_direct_classes):
-        if on:
-            cls.__call__ = cls.__dict__["_direct_call"]
-        elif "__call__" in cls.__dict__:
-            del cls.__call__
-
 
 # ---------------------------------------------------------------------------------------
 # The user-facing wrapper
@@ -420,7 +363,7 @@ class Jitted:
                 self._make_dispatcher()
             if self._plain and not kwargs:
                 fast = _fast_signature(args)
-                if fast is not None:
+                if fast is not None and _native(fast[0]):
                     self._fast_cache[fast[0]] = entry
             return entry.run(vals)
         outs = jit_p.bind(*entry.consts, *vals, jaxpr=entry.closed, name=entry.name,
@@ -457,7 +400,7 @@ class Jitted:
                     entry, vals = self._lookup(args, {})
                     if not core.is_eager() or any(isinstance(v, Tracer) for v in vals):
                         return self._call(args, {}), None, True
-                    if fast is not None:
+                    if fast is not None and _native(fast[0]):
                         self._fast_cache[fast[0]] = entry
                     result = entry.run(vals)
                 # Signatures of arrays found not dispatchable are remembered (with the
@@ -503,7 +446,9 @@ class Jitted:
 def _input_aval(v):
     if runtime.is_device_buffer(v):
         return core.ShapedArray(v.aval.shape, v.aval.dtype)
-    return get_aval(v)
+    a = get_aval(v)     # byte-swapped data enters in native order (_as_input converts it)
+    return a if a.dtype.isnative else core.ShapedArray(a.shape, a.dtype.newbyteorder("="),
+                                                        a.weak_type)
 
 
 def _handle_from_buffer(value, buf, reusable: bool):
@@ -516,10 +461,6 @@ def _handle_from_buffer(value, buf, reusable: bool):
 
 
 _wrap_value = core.wrap
-
-
-def _disabled() -> bool:
-    return _config.disabled
 
 
 _handle_types = core._handle_types
