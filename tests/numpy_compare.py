@@ -39,7 +39,7 @@ def equal(want, got):
             equal(w, g)
         return
     if want is None or isinstance(want, (str, bool, int, float)):
-        assert want == got, (want, got)
+        assert want == got or (want != want and got != got), (want, got)   # NaN == NaN
         return
     w, g = np.asarray(want), np.asarray(got)
     assert (w.shape, w.dtype) == (g.shape, g.dtype), (w.shape, w.dtype, g.shape, g.dtype)

@@ -148,8 +148,9 @@ ENTRIES = [
     OpInfo("linalg.eigh", _one(_square()), op=lambda a: XL.eigh(_spd(xnp)(a))[0],
            ref=lambda a: NL.eigh(_spd(np)(a))[0], rtol=1e-5, atol=1e-6,
            id="linalg.eigh-eigenvalues"),
-    OpInfo("linalg.qr", _matrix().filter(lambda a: a.shape[-2] >= a.shape[-1]).map(
-        lambda a: Sample((a,))), rtol=1e-5, atol=1e-6, id="linalg.qr"),
+    OpInfo("linalg.qr", _one(_matrix()), rtol=1e-5, atol=1e-6, id="linalg.qr"),
+    OpInfo("linalg.qr", _one(_matrix(), mode="complete"), rtol=1e-5, atol=1e-6,
+           id="linalg.qr-complete"),
     OpInfo("linalg.qr", _matrix().flatmap(lambda a: st.sampled_from(
         ["complete", "r"]).map(lambda m: Sample((a, m)))), rtol=1e-5, atol=1e-6,
         differentiable=False, id="linalg.qr-modes"),

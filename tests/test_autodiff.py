@@ -551,3 +551,19 @@ def test_jax_lax_autodiff_regressions():
         got = jac(jac(xnp.lax.pow, (0, 1)), (0, 1))(4.0, 0.0)
         np.testing.assert_allclose(np.array(got, dtype=float), want, atol=1e-12)
     assert float(xnp.grad(lambda x: x ** 0.0)(0.0)) == 0.0
+
+
+def test_tangents_take_the_primal_dtype():
+    # A real tangent of a complex primal means a real direction: as a complex one, not
+    # cast the primal to real inside a rule (which lost the imaginary part of qr's R).
+    a = rng.normal(size=(4, 3)) + 1j * rng.normal(size=(4, 3))
+    t = rng.normal(size=(4, 3))
+    _, got = xnp.jvp(xnp.linalg.qr, (a,), (t,))
+    _, want = xnp.jvp(xnp.linalg.qr, (a,), (t + 0j,))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, atol=1e-12)
+    assert xnp.jvp(lambda x: x * 2, (np.float32(1),), (1.0,))[1].dtype == np.float32
+    assert xnp.vjp(lambda x: x * 2, np.ones(2, np.float32))[1](np.ones(2))[0].dtype == \
+        np.float32
+    with pytest.raises(TypeError, match="tangent dtype complex128"):
+        xnp.jvp(lambda x: x * 2, (np.ones(2),), (np.ones(2) + 1j,))

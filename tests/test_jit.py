@@ -70,6 +70,21 @@ def test_64bit_types_are_kept():
     np.testing.assert_array_equal(out, big + 1)
 
 
+
+@pytest.mark.parametrize("dtype", [">f8", ">i4", ">c16"])
+def test_byteswapped_inputs_and_constants(dtype):
+    # Byte-swapped data (as NumPy reads from big-endian files) enters compiled code in
+    # native order: the values are NumPy's, as arguments, repeated calls and constants.
+    a = np.array([[3, 1, 2], [2, 5, 1]]).astype(dtype)
+    def f(m, x):
+        return x * 2, x.sum(), x.mean(axis=0), m.dot(x, x.T), m.cumsum(x)
+    jitted = xnp.jit(lambda x: f(xnp, x))
+    for arg in (a, xnp.asarray(a), a):
+        for got, want in zip(jitted(arg), f(np, a)):
+            np.testing.assert_array_equal(np.asarray(got), want)
+    got = xnp.jit(lambda y: xnp.sum(xnp.asarray(a) * y) + a[0, 1])(2)
+    np.testing.assert_array_equal(np.asarray(got), np.sum(a * 2) + a[0, 1])
+
 def test_python_scalars_are_weak():
     f = xnp.jit(lambda x, s: x * s)
     out = f(np.ones(3, np.float32), 2.0)

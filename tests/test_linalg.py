@@ -380,3 +380,48 @@ def test_eig_dtype_follows_numpy_on_concrete_values(dtype):
                                    rtol=1e-4, atol=1e-5)
     # Traced values cannot have a value-dependent dtype: complex, as in JAX.
     assert xnp.jit(xnp.linalg.eigvals)(np.diag([2.0, 3.0])).dtype == np.complex128
+
+
+# --- derivatives JAX's linalg tests check (tests/linalg_test.py, eigh_test.py) ----------------
+def test_pinv_derivative_where_singular_values_repeat():
+    # pinv(A) = A^-1 near the identity, so d pinv = -dA: every entry, not just the diagonal
+    # (differentiating the SVD loses the terms coupling its equal singular values).
+    expected = -np.einsum("ik,jl->ijkl", np.eye(2), np.eye(2))
+    np.testing.assert_allclose(xnp.jacrev(XL.pinv)(np.eye(2)), expected, atol=1e-12)
+    np.testing.assert_allclose(xnp.jacfwd(XL.pinv)(np.eye(2)), expected, atol=1e-12)
+    local = np.random.default_rng(7)
+    wide = local.normal(size=(3, 5))
+    check_grads(XL.pinv, (wide,), order=2)
+    h = local.normal(size=(4, 4)) + 1j * local.normal(size=(4, 4))
+    check_grads(lambda x: XL.pinv(x, hermitian=True), (h + h.conj().T,), order=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_qr_derivatives_of_wide_and_complete_tall_matrices(dtype):
+    local = np.random.default_rng(8)
+
+    def draw(*shape):
+        a = local.normal(size=shape)
+        return (a + 1j * local.normal(size=shape)).astype(dtype) if dtype == np.complex128 \
+            else a
+    check_grads(XL.qr, (draw(3, 5),), order=2)
+    check_grads(lambda x: XL.qr(x, mode="complete"), (draw(2, 3, 4),), order=1)
+    check_grads(lambda x: XL.qr(x, mode="complete"), (draw(5, 3),), order=2)
+    check_grads(lambda x: XL.qr(x, mode="complete"), (draw(4, 1),), order=1)
+
+
+def test_eigenvector_derivatives_follow_lapacks_phase():
+    # geev makes each eigenvector's largest component real: derivatives keep it so.
+    local = np.random.default_rng(9)
+    a = local.normal(size=(4, 4)) + 1j * local.normal(size=(4, 4))
+    check_grads(XL.eig, (a,), order=1)
+    rot = np.array([[0.5, -2.0, 0.1], [1.5, 0.3, 0.2], [0.1, 0.4, 2.0]])  # a complex pair
+    check_grads(lambda x: XL.eig(x).eigenvectors ** 2, (rot,), order=2)
+
+
+@pytest.mark.parametrize("shape", [(4, 6), (6, 4), (2, 3, 5)])
+def test_lu_derivatives_of_rectangular_matrices(shape):
+    local = np.random.default_rng(10)
+    a = local.normal(size=shape)
+    check_grads(lambda x: _lu(x)[0], (a,), order=2)
+    check_grads(lambda x: _lu(x)[0], (a + 1j * local.normal(size=shape),), order=1)

@@ -4,6 +4,8 @@ in xnp and compares values, dtypes, shapes and exceptions (type and message frag
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 from numpy_compare import equal as _equal
@@ -214,3 +216,141 @@ def test_putmask_positional_only():
         return x
     _same(lambda m: put(m, values=[-1, -2], mask=[0, 1]))
     _same(lambda m: m.putmask(a=m.array([0, 0]), values=[-1, -2], mask=[0, 1]))
+
+
+# --- byte-swapped data: NumPy computes on it and returns native values ------------------------
+BYTESWAPPED_CALLS = {
+    "sum": lambda m, a: a.sum(), "sum_axis": lambda m, a: m.sum(a, axis=0),
+    "prod": lambda m, a: a.prod(axis=1), "mean": lambda m, a: a.mean(),
+    "mean_axis": lambda m, a: a.mean(axis=0), "var": lambda m, a: a.var(),
+    "std_axis": lambda m, a: a.std(axis=1), "cumsum": lambda m, a: a.cumsum(),
+    "cumprod_axis": lambda m, a: m.cumprod(a, axis=0), "trace": lambda m, a: m.trace(a),
+    "average": lambda m, a: m.average(a, axis=0), "add_reduce": lambda m, a: m.add.reduce(a),
+    "add_accumulate": lambda m, a: m.add.accumulate(a), "max_axis": lambda m, a: a.max(axis=0),
+    "dot": lambda m, a: m.dot(a, a.T), "matmul": lambda m, a: a @ a.T,
+    "einsum": lambda m, a: m.einsum("ij->i", a), "outer": lambda m, a: m.outer(a[0], a[1]),
+    "arange": lambda m, a: m.arange(1, 7, 2, dtype=a.dtype),
+    "cumsum_dtype": lambda m, a: m.cumsum(a, dtype=">f4"),
+}
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">i4", ">i8", ">c16", ">f4"])
+@pytest.mark.parametrize("name", sorted(BYTESWAPPED_CALLS))
+def test_byteswapped_operands(name, dtype):
+    call = BYTESWAPPED_CALLS[name]
+    _same(lambda m: call(m, m.array([[3, 1, 2, 4], [2, 5, 1, 7]]).astype(dtype)))
+
+
+@pytest.mark.parametrize("dtype", [">f4", "<f4", ">c8", ">f8"])
+def test_fft_of_byteswapped_single_precision(dtype):
+    # float32 data transforms in complex64 whatever its byte order
+    _same(lambda m: m.fft.fft(m.arange(4.0).astype(dtype)))
+
+
+def test_complex_longdouble_parts_assignable():
+    def f(m):
+        a = m.zeros(3, dtype=np.clongdouble)
+        a.real = 1
+        a.imag = m.arange(3)
+        return a
+    _same(f)
+
+
+# --- operators and ufunc overrides --------------------------------------------------------------
+class _ArrayLike:
+    """Only ``__array__``: NumPy's operators convert it (they do not defer)."""
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array([10.0, 20.0])
+
+
+class _BadArrayLike:
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("no conversion")
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "eq", "ne", "lt", "ge", "matmul", "divmod"])
+@pytest.mark.parametrize("reflected", [False, True])
+def test_operators_convert_array_likes(op, reflected):
+    fn = divmod if op == "divmod" else getattr(operator, op)
+    def f(m):
+        a, b = m.arange(2.0), _ArrayLike()
+        return fn(b, a) if reflected else fn(a, b)
+    _same(f)
+
+
+@pytest.mark.parametrize("op", ["eq", "ne", "lt", "add"])
+def test_operators_pass_on_array_like_errors(op):
+    fn = getattr(operator, op)
+    _same(lambda m: fn(m.arange(2), _BadArrayLike()), message="no conversion")
+
+
+class _Override:
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return method, len(inputs), kwargs
+
+
+_OVERRIDE = _Override()
+OVERRIDE_CALLS = [
+    lambda m: m.add(_OVERRIDE, 1),
+    lambda m: m.add(_OVERRIDE, 1, sig="ii->i"),
+    lambda m: m.add(_OVERRIDE, 1, signature="ii->i"),
+    lambda m: m.add(_OVERRIDE, 1, casting="unsafe", order="C", subok=False),
+    lambda m: m.add(_OVERRIDE, 1, out=None),
+    lambda m: m.add(_OVERRIDE, 1, out=(None,)),
+    lambda m: m.sin(m.arange(2.0), _OVERRIDE),
+    lambda m: m.sin(m.arange(2.0), out=_OVERRIDE),
+    lambda m: m.modf(m.arange(2.0), _OVERRIDE),
+    lambda m: m.modf(m.arange(2.0), None, _OVERRIDE),
+    lambda m: m.modf(m.arange(2.0), out=(None, _OVERRIDE)),
+    lambda m: m.modf(m.arange(2.0), out=_OVERRIDE),
+    lambda m: m.modf(m.arange(2.0), out=(_OVERRIDE,)),
+    # the ufuncs' methods dispatch to overrides too
+    lambda m: m.add.reduce(_OVERRIDE),
+    lambda m: m.add.reduce(_OVERRIDE, axis=1, out=_OVERRIDE),
+    lambda m: m.add.reduce(m.arange(2.0), axis=None, out=(_OVERRIDE,)),
+    lambda m: m.add.reduce(_OVERRIDE, keepdims=True, initial=0, dtype=float),
+    lambda m: m.add.accumulate(_OVERRIDE, out=_OVERRIDE),
+    lambda m: m.add.reduceat(_OVERRIDE, [0]),
+    lambda m: m.add.outer(_OVERRIDE, 1),
+    lambda m: m.add.outer(m.arange(2.0), _OVERRIDE),
+    lambda m: m.add.at(_OVERRIDE, [0], 1),
+    lambda m: m.negative.at(_OVERRIDE, [0]),
+]
+
+
+@pytest.mark.parametrize("call", OVERRIDE_CALLS)
+def test_array_ufunc_override_keywords_normalized(call):
+    # NumPy hands overrides ``out`` as a tuple and ``sig`` as ``signature``
+    _same(call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, z: m.modf(m.arange(3.0) + 0.5, z),
+    lambda m, z: m.modf(m.arange(3.0), out=z),
+    lambda m, z: m.modf(m.arange(3.0), out=[z, z]),
+    lambda m, z: m.add(m.arange(3.0), 1, out=(z, z)),
+    lambda m, z: m.add(m.arange(3.0), 1, out=()),
+    lambda m, z: m.add(m.arange(3.0), 1, out=[z]),
+    lambda m, z: m.divmod(m.arange(3.0), 2, z),
+])
+def test_ufunc_out_forms(call):
+    def f(m):
+        z = m.zeros(3)
+        return call(m, z), z
+    _same(f)
+
+
+# --- indexing limits and flat iterators ---------------------------------------------------------
+@pytest.mark.parametrize("key", [(None,) * 70, (None,) * 63, (0,) + (None,) * 63,
+                                 (None,) * 62 + (0, 0)])
+def test_too_many_new_axes_is_an_index_error(key):
+    _same(lambda m: m.zeros((2, 3))[key].shape)
+    _same(lambda m: m.zeros(())[key].shape)
+
+
+def test_flat_iterator_refuses_deletion():
+    def f(m):
+        it = m.ones(3).flat
+        del it[1]
+    _same(f, message="Cannot delete iterator elements")

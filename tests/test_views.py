@@ -216,3 +216,41 @@ def test_earlier_views_see_later_writes_to_the_base(case):
     expected, _ = VIEW_READ_CASES[case](np)
     actual, _ = VIEW_READ_CASES[case](xnp)
     np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+def test_long_chains_of_slices_write_through():
+    # Each slice of a slice is recorded as one index of the array owning the memory, as
+    # NumPy's ``base``: a chain thousands deep neither recurses nor slows each write.
+    def run(m):
+        d = m.arange(3000)
+        x = d
+        while x.size > 3:
+            mid = x.size // 2
+            x[mid], x[-2] = x[-2], x[mid]
+            x = x[:-2]
+        return np.asarray(d), x.base is d
+    (want, want_base), (got, got_base) = run(np), run(xnp)
+    np.testing.assert_array_equal(got, want)
+    assert got_base and want_base
+
+
+@pytest.mark.parametrize("outer, inner", [
+    (slice(1, None), slice(None, None, 2)), (slice(None, None, -1), slice(1, -1)),
+    (slice(None, None, 3), slice(None, None, -2)), ((Ellipsis, slice(1, 3)), (0, Ellipsis)),
+    ((slice(1, 3), 2), (Ellipsis, -1)), (1, slice(1, None)), (1, (Ellipsis, 0)),
+    ((slice(4, 0, -2), slice(None)), (slice(None), slice(3, None, -1))),
+    ((slice(None), None), (0, slice(None))),          # new axes stay a chain
+])
+def test_views_of_views_read_and_write_as_numpy(outer, inner):
+    def run(m):
+        a = m.arange(30).reshape(5, 6)
+        v = a[outer]
+        w = v[inner]
+        first = np.asarray(w).copy()
+        w[...] = -1 - w
+        return first, np.asarray(a), np.asarray(v)
+    for got, want in zip(run(xnp), run(np)):
+        np.testing.assert_array_equal(got, want)
+    for m in (np, xnp):        # NumPy's base: the owner of the memory (a's own base)
+        a = m.arange(30).reshape(5, 6)
+        assert a[outer][inner].base is a.base

@@ -40,6 +40,24 @@ def _check_value(x, fname):
     return v
 
 
+def _in_tangent_dtype(v, aval, fname: str, what: str):
+    """``v`` in the tangent dtype of ``aval``. A concrete value of a kind that casts to it
+    (a real tangent of a complex primal, a Python float for a float32 one) is converted;
+    other mismatches raise TypeError (as JAX), where a rule would otherwise compute in the
+    wrong dtype (a complex primal's tangent silently losing its imaginary part)."""
+    want, have = ad.tangent_aval(aval).dtype, get_aval(v).dtype
+    if have == want:
+        return v
+    try:
+        castable = np.can_cast(have, want, "same_kind")
+    except TypeError:
+        castable = False
+    if isinstance(v, core.Tracer) or not castable:
+        raise TypeError(f"{fname}: {what} dtype {have} does not match the dtype {want} "
+                        f"that a {aval.str_short()} primal needs")
+    return np.asarray(v, dtype=want)
+
+
 def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = False):
     """Forward-mode: ``(fun(*primals), J(primals) @ tangents)`` for pytrees of arrays.
 
@@ -63,7 +81,7 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = Fa
         if not ad.is_differentiable(pa):
             ts.append(Zero(ad.tangent_aval(pa)))
             continue
-        ts.append(core.unwrap(t))
+        ts.append(_in_tangent_dtype(core.unwrap(t), pa, "jvp", "tangent"))
     store: list = []
     aux_store: list = []
     target = _split_aux(fun, aux_store) if has_aux else fun
@@ -97,7 +115,8 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
                 raise ValueError("linearize: linearized function called on tangent values "
                                  "inconsistent with the original primal values: tangent "
                                  f"shape {shape} for a primal of shape {a.shape}")
-        ts = [core.unwrap(t) for t, d in zip(t_leaves, diff_mask) if d]
+        ts = [_in_tangent_dtype(core.unwrap(t), a, "linearize", "tangent")
+              for t, a, d in zip(t_leaves, in_avals, diff_mask) if d]
         return tree_unflatten(out_tree, [core.wrap(v) for v in eval_jaxpr(linear, *ts)])
 
     out = tree_unflatten(out_tree, [core.wrap(o) for o in outs])
@@ -127,7 +146,7 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
             if get_aval(v).shape != aval.shape:
                 raise ValueError(f"vjp: cotangent shape {get_aval(v).shape} differs from "
                                  f"the output shape {aval.shape}")
-            cts.append(v)
+            cts.append(_in_tangent_dtype(v, aval, "vjp", "cotangent"))
         diff_cts = ad.backward_pass(linear.jaxpr, linear.consts, cts)
         it = iter(diff_cts)
         result = []

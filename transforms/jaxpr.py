@@ -219,6 +219,10 @@ class StagingTrace(Trace):
         if isinstance(x, Tracer):
             core.check_alive(x)
         aval = get_aval(x)
+        if not aval.dtype.isnative and not isinstance(x, Tracer):
+            # byte-swapped data enters compiled code in native order (a copy per use)
+            x = np.asarray(x, aval.dtype.newbyteorder("="))
+            aval = get_aval(x)
         if aval.shape == () and not isinstance(x, Tracer):
             return Literal(x, aval)
         entry = self.consts.get(id(x))

@@ -154,6 +154,12 @@ def _dispatchable(args, entry) -> bool:
     return True
 
 
+def _native(signature) -> bool:
+    """Whether a fast-path signature's arrays are all in native byte order (the fast path
+    hands values to XLA unconverted)."""
+    return all(dt.isnative for _, dt in signature)
+
+
 def _wrap_buffer(buf):
     """An xnp array viewing a result buffer."""
     value = _buffer_view(buf)

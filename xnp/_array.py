@@ -69,9 +69,17 @@ class ndarray:
 
     @property
     def base(self):
-        """The array this one is a view of (``None`` if it is not a view)."""
+        """The array owning the memory this one is a view of (``None`` if it is not a
+        view), as NumPy's: a view of a view names the first array that is no view."""
         view = getattr(self, "_view_of", None)
-        return None if view is None else view[0]
+        if view is None:
+            return None
+        base = view[0]
+        up = getattr(base, "_view_of", None)
+        while up is not None:
+            base = up[0]
+            up = getattr(base, "_view_of", None)
+        return base
 
     @property
     def dtype(self) -> np.dtype:

@@ -332,7 +332,8 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None) ->
     z = B.sub_p.bind(mul(ac[0], bc[1]), mul(ac[1], bc[0]))
     if na == 2 and nb == 2:
         z = broadcast_to_v(z, shape + tail)
-        return wrap(B.reshape_p.bind(z, new_sizes=shape) if keep else z)
+        z = B.reshape_p.bind(z, new_sizes=shape) if keep else z
+        return wrap(np.asarray(z) if isinstance(z, np.generic) else z)  # 0-d: an array
     if na == 3 and nb == 3:
         x = B.sub_p.bind(mul(ac[1], bc[2]), mul(ac[2], bc[1]))
         y = B.sub_p.bind(mul(ac[2], bc[0]), mul(ac[0], bc[2]))

@@ -84,7 +84,8 @@ def copyto(dst, src, casting: str = "same_kind", where=True) -> None:
 
 def putmask(a, /, mask, values) -> None:
     """``a.flat[n] = values[n % len(values)]`` wherever ``mask.flat[n]``, as
-    :func:`numpy.putmask` (values cast unsafely to ``a``'s dtype); ``a`` is rebound."""
+    :func:`numpy.putmask` (array values cast safely to ``a``'s dtype, scalars and lists as
+    in an assignment); ``a`` is rebound."""
     if type(a) is not ndarray:
         raise TypeError(f"putmask: first argument must be an xnp.ndarray, not "
                         f"{type(a).__name__}")
@@ -92,7 +93,8 @@ def putmask(a, /, mask, values) -> None:
     m = xnp.asarray(mask, dtype=bool)
     if m.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
-    v = xnp.ravel(xnp.asarray(values)).astype(a.dtype)
+    from xnp._index_update import masked_put_value
+    v = xnp.ravel(xnp.asarray(masked_put_value(values, a.dtype)))
     if a.size == 0 or v.size == 0:      # NumPy puts nothing when there are no values
         return None
     reps = -(-a.size // v.size)

@@ -88,6 +88,9 @@ class flatiter:
         if view is not None:
             write_back(self.base, view)
 
+    def __delitem__(self, key) -> None:
+        raise TypeError("Cannot delete iterator elements")     # as NumPy's
+
     def copy(self, /) -> ndarray:
         """A flattened copy of the array."""
         return xnp.ravel(self.base).copy()

@@ -88,12 +88,23 @@ def _monotonic_direction(bins):
         return 1
     lo = B.slice_p.bind(bins, start_indices=(0,), limit_indices=(n - 1,))
     hi = B.slice_p.bind(bins, start_indices=(1,), limit_indices=(n,))
-    not_inc = concrete_any(B.not_p.bind(B.le_p.bind(lo, hi)))
-    if not_inc is None:
+    # NumPy's direction: that of the first edge unequal to the first (NaN is unequal,
+    # and not above it). Accepted where the search is then defined: the edges sorted
+    # that way with NaN last (NumPy takes more NaN placements, with arbitrary results).
+    first = B.slice_p.bind(bins, start_indices=(0,), limit_indices=(1,))
+    differs = B.ne_p.bind(hi, first)
+    any_differs = concrete_any(differs)
+    if any_differs is None:
         return None
-    if not not_inc:
+    if not any_differs:
         return 1
-    return -1 if not concrete_any(B.not_p.bind(B.ge_p.bind(lo, hi))) else 0
+    i = B.argmax_p.bind(differs, axis=0, index_dtype=np.dtype(np.int64))
+    edge = B.dynamic_slice_p.bind(hi, i, slice_sizes=(1,))
+    up = concrete_any(B.lt_p.bind(first, edge))
+    a, b = (lo, hi) if up else (hi, lo)
+    unsorted = B.or_p.bind(B.gt_p.bind(a, b), B.and_p.bind(
+        B.is_nan_p.bind(a), B.not_p.bind(B.is_nan_p.bind(b))))
+    return 0 if concrete_any(unsorted) else (1 if up else -1)
 
 
 def digitize(x, bins, right: builtins.bool = False) -> ndarray:
@@ -400,6 +411,7 @@ def _estimated_edges(v, name, range_, weights):
         else:
             n = 1
     edges = _uniform_edges(first, last, n, get_aval(v).dtype)
+    _check_increasing(edges, strict=True, n=n)
     return edges, (first, last, n)
 
 

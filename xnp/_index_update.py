@@ -60,6 +60,17 @@ def assigned_value(value, dtype: np.dtype):
     return cast_v(raw(value), dtype)
 
 
+def masked_put_value(value, dtype: np.dtype):
+    """The values of ``putmask``/``place``: NumPy 2 casts arrays among them only 'safe'ly
+    (TypeError otherwise), and scalars and lists as an assignment does."""
+    if isinstance(value, (ndarray, np.ndarray)) and dtype.kind != "O":
+        src = np.dtype(value.dtype)
+        if src.kind != "O" and not np.can_cast(src, dtype, casting="safe"):
+            raise TypeError(f"Cannot cast array data from {src!r} to {dtype!r} according "
+                            "to the rule 'safe'")
+    return assigned_value(value, dtype)
+
+
 def _lead_ones_dropped(shape: tuple, ndim: int) -> tuple:
     while len(shape) > ndim and shape[0] == 1:
         shape = shape[1:]

@@ -89,6 +89,13 @@ def _sequence_index(seq):
 def _parse(key, shape: tuple):
     """Entries (kind, payload, axis of x or None), one per dimension of the expanded key
     (every axis of x once, plus the new axes), and whether any index is advanced."""
+    entries, advanced, _ = _parse_split(key, shape)
+    return entries, advanced
+
+
+def _parse_split(key, shape: tuple):
+    """:func:`_parse`, and whether an Ellipsis of no axes stands between integer or array
+    indices: NumPy then counts them as not adjacent (the result's indexed axes go first)."""
     items = key if isinstance(key, tuple) else (key,)
     parsed = []
     consumed = 0
@@ -108,6 +115,12 @@ def _parse(key, shape: tuple):
     if consumed > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but "
                          f"{consumed} were indexed")
+    if ndim + len(parsed) > 64:        # (only then can new axes pass NumPy's limit)
+        result_ndim = ndim + sum(k == "new" for k, _ in parsed) - \
+            sum(k == "int" for k, _ in parsed)
+        if result_ndim > 64:
+            raise IndexError(f"number of dimensions must be within [0, 64], indexing "
+                             f"result would have {result_ndim}")
     entries = []
     axis = 0
     advanced = False
@@ -126,7 +139,16 @@ def _parse(key, shape: tuple):
             entries.append((kind, payload, axis))
             axis += 1
     entries.extend(("slice", slice(None), a) for a in range(axis, ndim))
-    return entries, advanced
+    split = False
+    if seen_ellipsis and ndim == consumed and advanced:
+        kinds = [kind for kind, _ in parsed]
+        at = kinds.index("ellipsis")
+        split = any(k in _ADVANCED_ITEMS for k in kinds[:at]) and \
+            any(k in _ADVANCED_ITEMS for k in kinds[at + 1:])
+    return entries, advanced, split
+
+
+_ADVANCED_ITEMS = ("int", "array", "mask")
 
 
 def _add_mask(entries, mask, shape, axis):
@@ -286,7 +308,7 @@ def _index_vectors(indices, sizes, axes, check: bool):
     return lax.concatenate_p.bind(*cols, dimension=len(batch)), batch
 
 
-def _advanced(v, shape, entries, mode, fill_value):
+def _advanced(v, shape, entries, mode, fill_value, split=False):
     """Slices first, then new axes as length-1 dimensions, then one gather in which every
     int/array entry is an indexed dimension and every other entry a full window."""
     pre = [e if e[0] == "slice" else ("slice", slice(None), e[2])
@@ -301,7 +323,7 @@ def _advanced(v, shape, entries, mode, fill_value):
     adv = [j for j, (kind, _, _) in enumerate(entries) if kind in ("int", "array", "bool0")]
     indices, batch = _index_vectors([entries[j][1] for j in adv], [y_shape[j] for j in adv],
                                     [entries[j][2] for j in adv], check=mode is None)
-    adjacent = adv == list(range(adv[0], adv[-1] + 1))
+    adjacent = adv == list(range(adv[0], adv[-1] + 1)) and not split
     window = [d for d in range(len(y_shape)) if d not in adv]
     if adjacent:
         offset = tuple(d if d < adv[0] else d - len(adv) + len(batch) for d in window)
@@ -353,12 +375,12 @@ def general_index_value(v, key, mode: str | None = None, fill_value=None):
     shape = shape_of(v)
     if type(key) is int and mode is None and shape:
         return _take_int(v, key, shape)
-    entries, advanced = _parse(key, shape)
+    entries, advanced, split = _parse_split(key, shape)
     if not advanced and mode is None:
         return _Basic(shape, entries).apply(v)
     if not any(kind in ("int", "array", "bool0") for kind, _, _ in entries):
         return _Basic(shape, entries).apply(v)
-    return _advanced(v, shape, entries, mode, fill_value)
+    return _advanced(v, shape, entries, mode, fill_value, split)
 
 
 def getitem(x, key) -> ndarray:

@@ -19,11 +19,12 @@ import numpy as np
 from transforms.core import CompositePrimitive, Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import result_type
-from xnp._index_update import assigned_value, update_value
+from xnp._index_update import assigned_value, masked_put_value, update_value
 from xnp._indexing import index_value, wrap_element
 from xnp._util import (
+    axis_of_0d_as_1d,
     broadcast_to_v,
     cast_v,
     dtype_of,
@@ -59,6 +60,12 @@ def _prod(shape) -> int:
 
 def _iota(n: int):
     return lax.iota_p.bind(dtype=_I64, shape=(n,), dimension=0)
+
+
+def _plain_numbers(seq) -> bool:
+    """Whether a (nested) list or tuple holds only Python numbers."""
+    return all(_plain_numbers(x) if isinstance(x, (list, tuple)) else
+               type(x) in (bool, int, float) for x in seq)
 
 
 def _int_index(v, name: str):
@@ -138,11 +145,13 @@ def take(a, indices, axis: int | None = None, out=None, mode: str = "raise") -> 
 
     ``mode='raise'`` checks concrete indices (IndexError); traced indices are clamped.
     """
-    v = raw(a)
+    v, axis = axis_of_0d_as_1d(raw(a), axis)
     if axis is None:
         v, axis = _ravel(v), 0
     else:
         axis = normalize_axis(axis, len(shape_of(v)))
+    if isinstance(indices, (list, tuple)) and _plain_numbers(indices):
+        indices = np.asarray(indices, dtype=np.intp)   # as NumPy: [] and [1.0] convert
     idx = _int_index(raw(indices), "take")
     shape = shape_of(v)
     n = shape[axis]
@@ -238,7 +247,8 @@ def choose(a, choices, out=None, mode: str = "raise") -> ndarray:
         idx = _in_range(idx, n, mode, "choose")
     dt = result_type(*cases)
     cases = [cast_v(c, dt) for c in cases]
-    return _out(lax.select_n_p.bind(cast_v(idx, np.int32), *cases), out)
+    r = lax.select_n_p.bind(cast_v(idx, np.int32), *cases)
+    return wrap_scalar_result(r) if out is None else _out(r, out)   # 0-d: a scalar
 
 
 def compress(condition, a, axis: int | None = None, out=None, *, size: int | None = None,
@@ -251,7 +261,7 @@ def compress(condition, a, axis: int | None = None, out=None, *, size: int | Non
     cond = raw(condition)
     if len(shape_of(cond)) != 1:
         raise ValueError("condition must be a 1-d array")
-    v = raw(a)
+    v, axis = axis_of_0d_as_1d(raw(a), axis)
     if axis is None:
         v, axis = _ravel(v), 0
     else:
@@ -292,6 +302,8 @@ def piecewise(x, condlist, funclist: Sequence, *args, **kw) -> ndarray:
     """
     v = raw(x)
     ndim = len(shape_of(v))
+    if isinstance(condlist, (list, tuple)) and not condlist:
+        raise IndexError("list index out of range")     # NumPy reads condlist[0]
     conds = _conditions(condlist, ndim)
     n, nf = len(conds), len(funclist)
     if nf == n + 1:
@@ -309,8 +321,8 @@ def piecewise(x, condlist, funclist: Sequence, *args, **kw) -> ndarray:
         if callable(f):
             with np.errstate(all="ignore"):
                 val = raw(f(xs, *args, **kw))
-        else:
-            val = raw(f)
+        else:       # NumPy assigns it: its conversion errors (out-of-range ints, NaN)
+            val = assigned_value(f, dt) if isinstance(f, (int, float, complex)) else raw(f)
         out = lax.select_n_p.bind(c, out, cast_v(val, dt))
     return wrap(broadcast_to_v(out, shape_of(v)))
 
@@ -506,7 +518,7 @@ def place(arr, mask, vals) -> None:
     m = _ravel(_nonzero_mask(raw(mask)))
     if shape_of(m)[0] != arr.size:
         raise ValueError("place: mask and data must be the same size")
-    u = _ravel(assigned_value(vals, arr.dtype))
+    u = _ravel(masked_put_value(vals, arr.dtype))
     k = shape_of(u)[0]
     if k == 0:
         if _concrete_count(m, "xnp.place with empty vals"):

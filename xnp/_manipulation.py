@@ -16,7 +16,7 @@ import numpy as np
 from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
-from xnp._array import ndarray
+from xnp._array import ndarray, wrap_scalar_result
 from xnp._layout import order_letter, resolve_order
 from xnp._shapes import (
     atleast_v,
@@ -32,6 +32,7 @@ from xnp._shapes import (
     value,
 )
 from xnp._util import (
+    axis_of_0d_as_1d,
     broadcast_to_v,
     cast_v,
     dtype_of,
@@ -215,6 +216,9 @@ def squeeze(a, axis=None) -> ndarray:
     shape = shape_v(v)
     if axis is None:
         dims = tuple(i for i, d in enumerate(shape) if d == 1)
+    elif not shape and not isinstance(axis, (tuple, list)) and \
+            normalize_axis(axis, 1) == 0:
+        dims = ()                       # NumPy: a 0-d array takes axis 0 or -1
     else:
         dims = normalize_axis_tuple(axis, len(shape))
         if any(shape[d] != 1 for d in dims):
@@ -265,7 +269,8 @@ def flip(m, axis=None) -> ndarray:
     v = value(m)
     dims = normalize_axis_tuple(axis, len(shape_v(v)), repeated="repeated axis")
     if not dims:
-        return wrap(v)
+        # NumPy indexes m[()]: a 0-d array gives its scalar
+        return wrap(v) if len(shape_v(v)) else wrap_scalar_result(v)
     return wrap(lax.rev_p.bind(v, dimensions=dims))
 
 
@@ -386,7 +391,7 @@ def repeat(a, repeats, axis=None, *, total_repeat_length: int | None = None) -> 
     ``total_repeat_length`` (JAX's argument) fixes the output length: then the counts may
     be traced, extra positions are dropped and missing ones repeat the last element.
     """
-    v = value(a)
+    v, axis = axis_of_0d_as_1d(value(a), axis)
     if axis is None:
         v = flatten_v(v)
         axis = 0

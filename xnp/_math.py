@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import Tracer, concrete_or_error, is_eager
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
@@ -65,10 +65,20 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=None, max=Non
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe' (got {casting!r})")
     v = raw(a)
+    bounds = [raw(b) for b in (lo, hi) if b is not None]
+    if dtype_of(v).kind in "biu" and any(
+            type(b) in (float, complex) or type(b) not in (int, bool) and
+            dtype_of(b).kind in "fc" for b in bounds):
+        # an inexact bound makes an integer result inexact, and no range check is needed
+        v = cast_v(v, result_type(v, *bounds))
+        lo_b, hi_b = (None if b is None else raw(b) for b in (lo, hi))
+    else:
+        lo_b = None if lo is None else _int_bound(raw(lo), v, True)
+        hi_b = None if hi is None else _int_bound(raw(hi), v, False)
     if lo is not None:
-        v = lax.max_p.bind(v, _int_bound(raw(lo), v))
+        v = lax.max_p.bind(v, lo_b)
     if hi is not None:
-        v = lax.min_p.bind(v, _int_bound(raw(hi), v))
+        v = lax.min_p.bind(v, hi_b)
     if lo is None and hi is None:
         v = lax.copy_p.bind(v)
     if out is not None and not np.can_cast(dtype_of(v), out.dtype, casting):
@@ -89,12 +99,18 @@ def _clip_cast_error(casting, from_, to) -> TypeError:
                          f"casting rule '{casting}'")
 
 
-def _int_bound(bound, v):
-    """A Python int bound outside an integer array's range clips to that range (NumPy 2:
-    ``clip(uint8_array, -1, 300)`` keeps uint8), rather than overflowing."""
+def _int_bound(bound, v, lower: bool):
+    """A Python int bound outside an integer array's range on its harmless side (a lower
+    bound below it, an upper one above it) clips to that range (NumPy 2:
+    ``clip(uint8_array, -1, 300)`` keeps uint8); on the other side it is NumPy's
+    OverflowError."""
     dt = dtype_of(v)
     if type(bound) is int and dt.kind in "iu":
         info = np.iinfo(dt)
+        if (bound > info.max) if lower else (bound < info.min):
+            if not -2**63 <= bound < 2**64:
+                raise OverflowError("Python int too large to convert to C long")
+            raise OverflowError(f"Python integer {bound} out of bounds for {dt}")
         return builtins.min(builtins.max(bound, int(info.min)), int(info.max))
     return bound
 
@@ -126,6 +142,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None) -> ndarray:
         return wrap_scalar_result(lax.complex_p.bind(raw(re), raw(im)))
     if not is_inexact(dt):
         return wrap_scalar_result(lax.copy_p.bind(v) if copy else v)
+    for fill in (nan, posinf, neginf):     # NumPy copies them in with 'same_kind' casting
+        if fill is not None and np.iscomplexobj(fill):
+            raise TypeError(f"Cannot cast scalar from {np.result_type(fill, dt)!r} to "
+                            f"{dt!r} according to the rule 'same_kind'")
     info = finfo(dt)
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
@@ -144,7 +164,18 @@ def sinc(x) -> ndarray:
     safe = lax.select_n_p.bind(zero, v, cast_v(1, dt))
     pix = lax.mul_p.bind(safe, np.pi)
     return wrap_scalar_result(lax.select_n_p.bind(
-        zero, lax.div_p.bind(lax.sin_p.bind(pix), pix), cast_v(1, dt)))
+        zero, lax.div_p.bind(lax.sin_p.bind(pix), pix),
+        cast_v(1, dt) if is_eager() else _sinc_series(v, dt)))
+
+
+def _sinc_series(v, dt):
+    """sinc's Maclaurin polynomial through (pi x)**8: exactly 1 at x = 0, where it is
+    used, and it carries sinc's derivatives there up to the ninth."""
+    y = lax.integer_pow_p.bind(lax.mul_p.bind(v, cast_v(np.pi, dt)), y=2)
+    acc = cast_v(1 / 362880, dt)
+    for c in (-1 / 5040, 1 / 120, -1 / 6, 1.0):
+        acc = lax.add_p.bind(lax.mul_p.bind(acc, y), cast_v(c, dt))
+    return acc
 
 
 def round(a, decimals: int = 0, out=None) -> ndarray:
@@ -152,12 +183,20 @@ def round(a, decimals: int = 0, out=None) -> ndarray:
     (scale, round, unscale)."""
     v = raw(a)
     dt = dtype_of(v)
+    if dt.kind == "b":      # NumPy's rint loop for bools is float16's; other scales fail
+        if decimals != 0 or (out is not None and
+                             not np.can_cast(np.float16, out.dtype, "same_kind")):
+            raise TypeError(f"Cannot cast ufunc '{'rint' if decimals == 0 else 'multiply'}' "
+                            "output from dtype('float16') to dtype('bool') with casting "
+                            "rule 'same_kind'")
+        return _out(cast_v(v, np.float16), out)
     if dt.kind in "biu":
         if decimals >= 0:
             return _out(lax.copy_p.bind(v), out)
-        scale = 10 ** (-decimals)
-        q = lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)
-        return _out(cast_v(q, dt), out)
+        # NumPy computes in float64 (x / 10**-d, rint, times 10**-d) and casts back
+        scale = np.float64(_power_of_ten(-decimals))
+        x = lax.div_p.bind(cast_v(v, np.float64), scale)
+        return _out(cast_v(lax.mul_p.bind(lax.round_p.bind(x), scale), dt), out)
     if decimals == 0:
         return _out(lax.round_p.bind(v), out)
     if dt.kind == "c":          # each part on its own, as NumPy (keeps the signs of zeros)
@@ -166,8 +205,22 @@ def round(a, decimals: int = 0, out=None) -> ndarray:
     return _out(_round_real(v, decimals), out)
 
 
+def _power_of_ten(n: int) -> float:
+    """``10.0 ** n`` as NumPy's round computes it: exact up to 1e8, then repeated
+    multiplications by 10 (inexact from 1e23; inf, not OverflowError, past 1e308)."""
+    if n < 9:
+        return 10.0 ** n
+    r = 1e9
+    for _ in range(n - 9):
+        r *= 10.0
+        if r == math.inf:
+            break
+    return r
+
+
 def _round_real(v, decimals: int):
-    scale = dtype_of(v).type(10.0 ** abs(decimals))
+    with np.errstate(over="ignore"):    # NumPy's weak Python float: inf in a float16
+        scale = dtype_of(v).type(_power_of_ten(abs(decimals)))
     if decimals > 0:
         return lax.div_p.bind(lax.round_p.bind(lax.mul_p.bind(v, scale)), scale)
     return lax.mul_p.bind(lax.round_p.bind(lax.div_p.bind(v, scale)), scale)

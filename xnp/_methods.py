@@ -66,8 +66,12 @@ def _other_value(other):
         return raw(other)
     if isinstance(other, (str, bytes)):      # string arrays compare with str, as in NumPy
         return np.asarray(other)
-    if isinstance(other, type) or any(hasattr(t, name) for name in _ARRAY_PROTOCOLS):
+    if isinstance(other, type) or any(hasattr(t, name) for name in _DEFERRING_PROTOCOLS):
         return NotImplemented
+    if any(hasattr(t, name) for name in _ARRAY_LIKE_PROTOCOLS):
+        # NumPy converts a plain array-like (one that neither overrides ufuncs nor asks
+        # for priority) and computes; an error of its __array__ propagates.
+        return raw(other)
     try:                # NumPy's conversion: a range is numbers, a Fraction or a Decimal
         return raw(other)   # a 0-d object array (NumPy's object loops then compute)
     except TypeError:
@@ -76,8 +80,10 @@ def _other_value(other):
 
 _NONE = np.array(None, dtype=object)
 _NONE.flags.writeable = False
-_ARRAY_PROTOCOLS = ("__array_ufunc__", "__array_priority__", "__array__",
-                    "__array_interface__", "__array_function__")
+# Operands xnp's operators leave to the other side (NumPy's deferral: they override
+# ufuncs, or ask for priority), and the plain array-likes they convert.
+_DEFERRING_PROTOCOLS = ("__array_ufunc__", "__array_priority__", "__array_function__")
+_ARRAY_LIKE_PROTOCOLS = ("__array__", "__array_interface__", "__array_struct__")
 
 
 def _equality(op, incomparable: bool):
@@ -390,6 +396,13 @@ def _fill(self, value):
     check_writeable(self)
     if self.dtype.kind == "O":      # every element is ``value`` itself, as NumPy's fill
         value = object_scalar(value)
+    elif type(value) in (int, float, complex) or self.dtype.kind == "i" and \
+            isinstance(value, (np.integer, np.floating)):
+        # NumPy stores it as an item: NaN or inf into integers, complex into reals and
+        # out-of-range integers raise (full_like's cast would not)
+        from xnp._shapes import value_as
+        value_as(value if type(value) in (int, float, complex) else value.item(),
+                 self.dtype)
     view = view_info(self)
     store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:

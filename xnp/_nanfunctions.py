@@ -40,7 +40,7 @@ from xnp._reductions import (
     var,
     warn,
 )
-from xnp._util import cast_v, normalize_axis_tuple, raw
+from xnp._util import cast_v, check_std_dtype, normalize_axis_tuple, raw
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
            "nanargmax", "nanargmin", "nancumsum", "nancumprod"]
@@ -110,7 +110,7 @@ def nanmean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool 
         return mean(v, axis, dtype, out, keepdims, where=where)
     _check_inexact(dtype, out)
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     count = _valid_count(isnan, axes, where)
     total = raw(sum(v, axes, dtype, None, False, None, where))
     if concrete_any(lax.eq_p.bind(count, 0)):
@@ -130,7 +130,7 @@ def _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction, out=None)
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = reduce_axes(axis, aval.ndim)
     count = _valid_count(isnan, axes, where)
     if mean is None:
         total = raw(sum(v, axes, dtype, None, False, None, where))
@@ -166,6 +166,7 @@ def nanstd(a, axis: Axis = None, dtype=None, out=None, ddof=0,
            correction=None) -> ndarray:
     """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`."""
     r = _nanvar_v(a, axis, dtype, ddof, keepdims, where, mean, correction, out)
+    check_std_dtype(get_aval(r), out)
     from xnp._ufunc_composites import sqrt_of_spread_v  # _ufuncs imports this module
     return store(cast_v(sqrt_of_spread_v(r), get_aval(r).dtype), out, "nanstd")
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from transforms.core import CompositePrimitive, get_aval
 from xnp import lax
-from xnp._array import ndarray
+from xnp._array import _wrap, ndarray
 from xnp._dtypes import is_inexact, result_type
 from xnp._reductions import (
     FLOAT64,
@@ -273,14 +273,19 @@ def _valid_count(isnan):
     return B.reduce_sum_p.bind(keep, axes=(get_aval(isnan).ndim - 1,))
 
 
+def _kept_0d(r, keepdims):
+    """With ``keepdims`` NumPy's 0-d result is a 0-d array (of a 0-d input), no scalar."""
+    return _wrap(np.asarray(r)) if keepdims and isinstance(r, np.generic) else r
+
+
 def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_nan):
     if weights is None:
         qv = q if type(q) in (builtins.bool, int, float) else raw(q)
         r = quantile_p.bind(strong_v(a), qv, name=name, axis=axis, method=method,
                             keepdims=bool(keepdims))
-        return _store_broadcast(r, out, name)
-    return _store_broadcast(_quantile_values(name, a, q, axis, method, keepdims, weights,
-                                             percent, skip_nan), out, name)
+        return _kept_0d(_store_broadcast(r, out, name), keepdims)
+    return _kept_0d(_store_broadcast(_quantile_values(
+        name, a, q, axis, method, keepdims, weights, percent, skip_nan), out, name), keepdims)
 
 
 def _store_broadcast(r, out, name):
@@ -441,8 +446,11 @@ def _middle(s, n, pair_always):
     if pair_always and is_inexact(dt):
         # NumPy's masked median (nanmedian along an axis): (lo + hi) / 2 in the input dtype.
         return B.div_p.bind(B.add_p.bind(lo, hi), 2.0)
-    pair = cast_v(divide_v(B.add_p.bind(cast_v(lo, acc), cast_v(hi, acc)), 2, acc), res)
-    single = cast_v(divide_v(cast_v(lo, acc), 1, acc), res)   # x / 1, as NumPy's mean
+    # NumPy's mean sums from 0: a -0.0 middle (or pair of them) gives 0.0
+    zero = cast_v(0, acc) if acc.kind != "O" else 0
+    pair = cast_v(divide_v(B.add_p.bind(B.add_p.bind(cast_v(lo, acc), cast_v(hi, acc)), zero),
+                           2, acc), res)
+    single = cast_v(divide_v(B.add_p.bind(cast_v(lo, acc), zero), 1, acc), res)
     if type(odd) is builtins.bool:
         return single if odd else pair
     return where_v(odd, single, pair)
@@ -476,7 +484,8 @@ def _median(name, a, axis, out, keepdims, skip_nan):
         r = _nan_fixup(r, s, n, skip_nan, inexact)
     if keepdims:
         r = B.reshape_p.bind(r, new_sizes=kshape)
-    return _store_broadcast(r, out, name) if skip_nan else store(r, out, name)
+    return _kept_0d(_store_broadcast(r, out, name) if skip_nan else store(r, out, name),
+                    keepdims)
 
 
 def median(a, axis=None, out=None, overwrite_input: builtins.bool = False,

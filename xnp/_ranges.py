@@ -25,6 +25,7 @@ from xnp._shapes import (
     value,
 )
 from xnp._util import broadcast_to_v, cast_v, check_device, normalize_axis, raw, to_dtype
+from xnp.lax._base import native
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
 
@@ -146,7 +147,8 @@ def _arange_length(start, stop, step, is_complex: bool):
             ratio = span / step
     except OverflowError:
         raise ValueError("Maximum allowed size exceeded") from None
-    if is_complex and isinstance(ratio, (complex, np.complexfloating)):
+    if is_complex and isinstance(ratio, complex):   # NumPy's PyComplex_Check: complex64
+        # (a NumPy complex64 step) is not one, and takes its real part below
         length = min(_ceil_length(ratio.real), _ceil_length(ratio.imag))
     elif ratio == 0 and span != 0:
         length = 0 if math.copysign(1.0, float(ratio)) < 0 else 1   # underflow
@@ -164,15 +166,16 @@ def _arange_length(start, stop, step, is_complex: bool):
 def _ceil_length(x: float) -> int:
     if math.isnan(x):
         raise ValueError("arange: cannot compute length")
-    if math.isinf(x) or x > np.iinfo(np.intp).max:
-        raise ValueError("Maximum allowed size exceeded")
+    if math.isinf(x) or not np.iinfo(np.intp).min <= x <= np.iinfo(np.intp).max:
+        raise ValueError("Maximum allowed size exceeded")    # NumPy: also far below 0
     return math.ceil(x)
 
 
 def _arange_values(first, second, length: int, dt: np.dtype):
     """``first + i * (second - first)``, computed as NumPy's fill functions do (in float32
-    for the 16-bit floats), with the first two elements exactly ``first, second``."""
-    cdt = np.dtype(np.float32) if dt in (np.dtype(np.float16), BFLOAT16) else dt
+    for the 16-bit floats, in native byte order), with the first two elements exactly
+    ``first, second``."""
+    cdt = np.dtype(np.float32) if dt in (np.dtype(np.float16), BFLOAT16) else native(dt)
     start = first.astype(cdt)
     with np.errstate(all="ignore"):
         delta = np.asarray(np.subtract(second.astype(cdt), start, dtype=cdt))

@@ -19,13 +19,14 @@ import warnings
 import numpy as np
 
 from transforms.core import Tracer, get_aval
-from xnp import lax
+from xnp import _util, lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
 from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw, truth_v
 from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
+from xnp.lax._base import native
 
 __all__ = [
     "sum", "prod", "max", "min", "amax", "amin", "ptp", "argmax", "argmin", "any", "all",
@@ -66,6 +67,7 @@ def mean_dtypes(dt: np.dtype, dtype=None) -> tuple:
         return dtype, dtype
     if dt.kind in "biu":
         return FLOAT64, FLOAT64
+    dt = native(dt)                # byte-swapped data averages to native values
     if dt == np.dtype(np.float16):
         return np.dtype(np.float32), dt
     return dt, dt
@@ -254,6 +256,7 @@ def extremum_v(name, ufunc_name, prim, combine, v, axis, keepdims, initial, wher
     else:
         init = scalar_in(initial, aval.dtype, name)
         if empty:
+            mask_v(v, where, init, name)        # where= must still broadcast to v
             r = lax.broadcast_in_dim_p.bind(init, shape=reduced_shape(aval.shape, axes),
                                             broadcast_dimensions=())
         else:
@@ -361,13 +364,18 @@ def count_nonzero(a, axis: Axis = None, *, keepdims: builtins.bool = False) -> n
 
 
 # --- means and variances --------------------------------------------------------------------------
+def _mean_axes(axis, ndim, where):
+    """mean/var/std's axes: a 0-d array takes axis 0 or -1 only with ``where=``, as NumPy."""
+    return normalize_axis_tuple(axis, ndim) if where is True else reduce_axes(axis, ndim)
+
+
 def mean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = False, *,
          where=True) -> ndarray:
     """Arithmetic mean over ``axis``: ints give float64, float16 accumulates in float32.
     An empty slice gives NaN with a RuntimeWarning, as in NumPy."""
     v = strong_v(a)
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = _mean_axes(axis, aval.ndim, where)
     acc, res = mean_dtypes(aval.dtype, dtype)
     if out is not None and dtype is None and acc == aval.dtype:
         acc = _op_dtype(acc, None, out)    # unless NumPy chose the dtype itself
@@ -393,7 +401,7 @@ def _ddof(ddof, correction):
 def var_v(v, axis, dtype, ddof, keepdims, where, mean):
     """NumPy's variance of the value ``v`` (two passes: mean, then squared deviations)."""
     aval = get_aval(v)
-    axes = normalize_axis_tuple(axis, aval.ndim)
+    axes = _mean_axes(axis, aval.ndim, where)
     count = count_v(aval.shape, axes, where, "var")
     if type(count) is int and ddof >= count:
         warn("Degrees of freedom <= 0 for slice")
@@ -433,6 +441,7 @@ def std(a, axis: Axis = None, dtype=None, out=None, ddof=0,
         keepdims: builtins.bool = False, *, where=True, mean=None, correction=None):
     """Standard deviation: the square root of :func:`var`."""
     r = var_v(strong_v(a), axis, dtype, _ddof(ddof, correction), keepdims, where, mean)
+    _util.check_std_dtype(get_aval(r), out)
     if get_aval(r).dtype.kind == "O":   # each element's own square root, as NumPy's loop
         from xnp._ufuncs import UFUNCS
         return store(raw(UFUNCS["sqrt"](r)), out, "std")
@@ -469,6 +478,8 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
         axis, aval.ndim, repeated="repeated axis in `axis` argument")
     if weights is None:
         avg, scl = mean(v, axes, keepdims=keepdims), None    # scl: only if returned
+        if not getattr(avg, "size", 1):     # NumPy divides a.size by avg.size for scl
+            raise ZeroDivisionError("division by zero")
     else:
         w = weights_v(strong_v(weights), aval.shape, axes)
         wdt = get_aval(w).dtype

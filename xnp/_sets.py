@@ -356,7 +356,8 @@ def isin(element, test_elements, assume_unique: bool = False, invert: bool = Fal
     ev, tv = strong_value(element), strong_value(test_elements)
     _check_isin_kind(kind, ev, tv)
     found = _isin_v(ev, flatten_v(tv))
-    return wrap(lax.not_p.bind(found) if invert else found)
+    found = lax.not_p.bind(found) if invert else found
+    return wrap(np.asarray(found) if isinstance(found, np.generic) else found)  # 0-d too
 
 
 def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = False, *,
@@ -417,8 +418,11 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size: int | None = None,
     else:
         # Only the first of each group of duplicates in either array takes part: sort
         # those first (by the key "not taking part", then by value).
-        a1, a2 = _common_1d(strong_value(ar1), strong_value(ar2))
-        (s1, _, m1), (s2, _, m2) = _sorted_with_perm(a1), _sorted_with_perm(a2)
+        # each array's duplicates in its own dtype, as NumPy's unique before concatenate
+        # (int64 and uint64 values meet as float64, where distinct ones may coincide)
+        v1, v2 = (flatten_v(strong_value(a)) for a in (ar1, ar2))
+        (s1, _, m1), (s2, _, m2) = _sorted_with_perm(v1), _sorted_with_perm(v2)
+        s1, s2 = _common_1d(s1, s2)
         left_out = lax.not_p.bind(_concat_v(m1, m2))
         left_out, aux = sort_along_v((left_out, _concat_v(s1, s2)), 0, num_keys=2)
         ok = lax.not_p.bind(left_out)

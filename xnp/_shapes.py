@@ -123,6 +123,10 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
         # objects themselves (ragged lists included); StringDType ('T') keeps its missing
         # values (na_object) and coerces other objects to strings.
         return np.asarray(numpy_values(x), dtype=dt)
+    if strict and dt.kind in "iuf" and _has_python_complex(x):
+        # NumPy converts each number with int() or float()
+        raise TypeError(f"{'int' if dt.kind != 'f' else 'float'}() argument must be a "
+                        "string or a real number, not 'complex'")
     if dt.kind in "iu":
         info = np.iinfo(dt)
         for item in _python_numbers(x):
@@ -141,6 +145,12 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
             # list of large ints) integers beyond 2**53 would lose their low bits.
             return np.asarray(x, dtype=dt)
     return cast_v(raw(x), dt)
+
+
+def _has_python_complex(x) -> bool:
+    if type(x) is complex:
+        return True
+    return isinstance(x, (list, tuple)) and builtins.any(_has_python_complex(i) for i in x)
 
 
 def _only_python_numbers(x) -> bool:

@@ -31,6 +31,8 @@ INDEX = np.dtype(np.int64)
 # --- value helpers shared with xnp._sets -------------------------------------------------------
 def strong_value(x):
     """The value of ``x`` with a strong dtype: Python scalars take NumPy's default dtypes."""
+    if type(x) is int and not -2**63 <= x < 2**63:
+        return np.asarray(x)            # as NumPy: uint64 (or object) beyond int64
     v = raw(x)
     a = get_aval(v)
     return cast_v(v, a.dtype) if a.weak_type else v

@@ -203,6 +203,8 @@ def interp(x, xp, fp, left=None, right=None, period=None) -> ndarray:
     if period is not None:
         xv, xpv, fpv = _periodic(xv, xpv, fpv, period)
         left = right = None
+    if fdt.kind == "f" and complex in (type(left), type(right)):
+        raise TypeError("must be real number, not complex")     # NumPy's float(left)
     lo = first_v(fpv) if left is None else cast_v(raw(left), fdt)
     hi = last_v(fpv) if right is None else cast_v(raw(right), fdt)
     if fdt.kind == "c":

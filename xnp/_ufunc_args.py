@@ -12,15 +12,25 @@ def split_args(uf, args, out, missing):
     """``(inputs, out)`` from the positional arguments and ``out=`` (``missing`` when not
     given), with NumPy's TypeErrors."""
     if len(args) != uf.nin:
-        if len(args) == uf.nin + uf.nout and out is missing and \
+        if uf.nin < len(args) <= uf.nin + uf.nout and out is missing and \
                 missing not in args[uf.nin:]:
-            outs = args[uf.nin:]
+            # NumPy: the outputs may follow the inputs, the missing last ones being None
+            outs = args[uf.nin:] + (None,) * (uf.nin + uf.nout - len(args))
             if any(o is Ellipsis for o in outs):
                 raise TypeError("out=... is only allowed as a keyword argument.")
             return args[:uf.nin], outs if uf.nout > 1 else outs[0]
         n = sum(a is not missing for a in args)
         raise TypeError(f"{uf.__name__}() takes from {uf.nin} to {uf.nin + uf.nout} "
                         f"positional arguments but {n} {'was' if n == 1 else 'were'} given")
+    if out is not missing and out is not None and out is not Ellipsis:
+        if isinstance(out, tuple):
+            if len(out) != uf.nout:
+                raise ValueError("The 'out' tuple must have exactly one entry per ufunc "
+                                 "output")
+        elif uf.nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
+        elif isinstance(out, list):
+            raise TypeError("return arrays must be of ArrayType")
     return args, out
 
 
@@ -76,16 +86,29 @@ def check_loop_inputs(uf, values, casting, casting_error) -> None:
     """Each input must reach the dtype of the loop NumPy picks under ``casting`` ('no' and
     'equiv' refuse any change of dtype), as NumPy checks: ``casting_error(...)`` if not."""
     from xnp._util import dtype_of
-    scalars = (bool, int, float, complex)
-    operands = tuple(type(v) if type(v) in scalars else dtype_of(v) for v in values)
+    if uf.__name__.startswith("logical_"):
+        return                          # NumPy has a logical loop for every input dtype
+    scalars = (int, float, complex)     # weak; a Python bool is a bool array here
+    operands = tuple(np.asarray(v).dtype if uf.nin == 1 and type(v) in scalars else
+                     type(v) if type(v) in scalars else
+                     np.dtype(bool) if type(v) is bool else dtype_of(v) for v in values)
     try:
         loop = uf._np.resolve_dtypes(operands + (None,) * uf.nout)
     except TypeError:
         return                          # no loop at all: the call raises NumPy's error
+    compares = all(t.endswith("->?") for t in uf._np.types if "O" not in t)
     for i, (v, dt) in enumerate(zip(values, loop)):
-        if type(v) in scalars:
-            # NumPy checks a Python number's default dtype under 'equiv' (not under 'no')
-            if casting == "equiv" and not np.can_cast(_PY_DEFAULT[type(v)], dt, "equiv"):
+        if dt.kind == "O":
+            continue                    # (Python ints only: NumPy's call takes int64)
+        if type(v) is bool or uf.nin == 1 and type(v) in scalars:
+            src = np.asarray(v).dtype   # strong: a bool, or a unary ufunc's only operand
+            if not np.can_cast(src, dt, casting=casting):
+                raise casting_error("Input", uf, casting, src, dt, i)
+        elif type(v) in scalars:
+            # NumPy checks a Python number's default dtype under 'equiv' (not under 'no',
+            # nor a Python int compared in an integer loop)
+            if casting == "equiv" and not (compares and type(v) is int and dt.kind in "iu") \
+                    and not np.can_cast(_PY_DEFAULT[type(v)], dt, "equiv"):
                 raise TypeError(f"cannot cast Python {type(v).__name__} to {dt} under the "
                                 "casting rule 'equiv'")
         elif not np.can_cast(dtype_of(v), dt, casting=casting):
@@ -99,18 +122,37 @@ _PY_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np
 def broadcast_to_out(r, o, in_shapes, outs, where):
     """``r`` broadcast to the shape of the output array ``o``, with NumPy's errors."""
     from xnp._util import broadcast_to_v, numpy_shape_text, shape_of
-    shape = shape_of(r)
+    # the iteration shape broadcasts the inputs, where= and the outputs; an output must
+    # have all of it (outputs are not broadcast)
+    shape, wshape = shape_of(r), (() if where is True else np.shape(where))
+    if shape == o.shape and where is True:
+        return r                        # the common case: nothing to broadcast or check
     try:
-        return broadcast_to_v(r, o.shape)
+        total = np.broadcast_shapes(shape, wshape, o.shape)
     except ValueError:
-        pass
-    try:
-        np.broadcast_shapes(shape, o.shape)
-    except ValueError:
-        extra = [] if where is True else [np.shape(where)]
+        extra = [] if where is True else [wshape]
         shapes = in_shapes + [np.shape(x) for x in outs if x is not None] + extra
         raise ValueError("operands could not be broadcast together with shapes " +
                          "".join(numpy_shape_text(s) + " " for s in shapes)) from None
-    raise ValueError(f"non-broadcastable output operand with shape "
-                     f"{numpy_shape_text(o.shape)} doesn't match the broadcast shape "
-                     f"{numpy_shape_text(shape)}")
+    if total != tuple(o.shape):
+        raise ValueError(f"non-broadcastable output operand with shape "
+                         f"{numpy_shape_text(o.shape)} doesn't match the broadcast shape "
+                         f"{numpy_shape_text(np.broadcast_shapes(shape, wshape))}")
+    return broadcast_to_v(r, o.shape)
+
+
+def reduction_input(uf, array, dtype):
+    """``array`` cast to the input dtype of NumPy's loop for ``uf.reduce``/``accumulate``
+    with ``dtype=`` (the loop whose first input and output take ``dtype``, inputs cast
+    unsafely): ``maximum.reduce(bools, dtype='i4')`` computes in int32, and a ufunc with no
+    such loop (``logical_and`` to int32, ``divide`` to bool) raises NumPy's TypeError."""
+    from xnp._array import ndarray
+    from xnp._creation import asarray
+    a = array if isinstance(array, ndarray) else asarray(array)
+    dt = np.dtype(dtype)
+    if not isinstance(uf._np, np.ufunc) or a.dtype.kind not in "biufc" or \
+            dt.kind not in "biufc":
+        return array
+    loop = uf._np.resolve_dtypes((None, a.dtype, None), signature=(dt, None, None),
+                                 reduction=True, casting="unsafe")
+    return a if loop[1] == a.dtype else a.astype(loop[1])

@@ -44,8 +44,27 @@ def _scatter(uf, a, indices, b):
     at = a.at[indices]
     name = uf.__name__
     if name == "subtract":
+        import xnp
+        bv = xnp.asarray(b)
+        if bv.dtype == np.bool_ and a.dtype != np.bool_:
+            b = bv.astype(a.dtype)      # NumPy's loop is a's: negate in it, not in bool
         return raw(at.add(negative(b)))
     return raw(getattr(at, _SCATTER[name])(b))
+
+
+def _check_loop(uf, a, b):
+    """NumPy's TypeError where ``uf`` has no loop for the operands, raised before the
+    indices are looked at (also when they select nothing)."""
+    import xnp
+    from xnp._ufuncs import _resolve_operands
+    if not isinstance(uf._np, np.ufunc):
+        return
+    vals = [a] if b is None else [a, b if type(b) in (bool, int, float, complex)
+                                  else xnp.asarray(b)]
+    ops = _resolve_operands([v if type(v) in (bool, int, float, complex) else raw(v)
+                             for v in vals])
+    if all(isinstance(o, type) or o.kind in "biufc" for o in ops):
+        uf._np.resolve_dtypes(ops + (None,))
 
 
 def ufunc_at(uf, a, indices, b=None):
@@ -60,6 +79,7 @@ def ufunc_at(uf, a, indices, b=None):
         raise ValueError("second operand provided when ufunc is unary")
     if type(a) is not ndarray:
         raise TypeError(f"{uf.__name__}.at: the first argument must be an xnp array")
+    _check_loop(uf, a, b)
     check_writeable(a)
     from xnp._views import fresh, store_through
     fresh(a)

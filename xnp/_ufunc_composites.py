@@ -19,6 +19,8 @@ from xnp.lax._base import loop_dtypes
 def _in_loop(np_ufunc, *values):
     """Cast values to the input dtypes of NumPy's loop for ``np_ufunc``."""
     from transforms.core import get_aval
+    if len(values) == 1 and type(values[0]) is int and 2**63 <= values[0] < 2**64:
+        values = (np.uint64(values[0]),)    # a lone Python int past int64: NumPy's uint64
     dts = loop_dtypes(np_ufunc, *(get_aval(v) for v in values))
     if dts[-1] is OBJECT:       # NumPy's object loop computes it (see object_aware)
         raise ObjectLoop(np_ufunc, values)
@@ -220,6 +222,9 @@ def _logaddexp_base(exp_prim, log1p_scale):
 
 def _logical(prim, np_ufunc):
     def fn(*xs):
+        for x in xs:    # NumPy converts a Python int operand to a C long first
+            if len(xs) > 1 and type(x) is int and not -2**63 <= x < 2**63:
+                raise OverflowError("Python int too large to convert to C long")
         bools = [nonzero_or_object_loop(x, np_ufunc, xs) if dtype_of(x).kind != "b" else x
                  for x in xs]
         return prim.bind(*bools)
@@ -257,9 +262,28 @@ def _lcm(x, y):
                           lax.abs_p.bind(y))
 
 
+def _ldexp_expand(x, e):
+    """``x * 2**e`` as three factors that stay inside the dtype's range (a single
+    ``2**e`` overflows to inf, and ``0 * inf`` is NaN), with ``e`` first clamped to where the
+    result saturates anyway."""
+    from xnp._dtypes import finfo
+    dt = dtype_of(x)
+    fi = finfo(dt)
+    lim = fi.maxexp - fi.minexp + fi.nmant + 2
+    e = lax.max_p.bind(lax.min_p.bind(e, cast_v(lim, dtype_of(e))), cast_v(-lim, dtype_of(e)))
+    third = lax.floor_divide_p.bind(e, cast_v(3, dtype_of(e)))
+    rest = lax.sub_p.bind(e, lax.mul_p.bind(third, cast_v(2, dtype_of(e))))
+    f = lax.exp2_p.bind(cast_v(third, dt))
+    return lax.mul_p.bind(lax.mul_p.bind(lax.mul_p.bind(x, f), f),
+                          lax.exp2_p.bind(cast_v(rest, dt)))
+
+
+ldexp_p = CompositePrimitive("ldexp", impl=np.ldexp, expand=_ldexp_expand)
+
+
 def _ldexp(x, e):
     x, e = _in_loop(np.ldexp, x, e)
-    return lax.mul_p.bind(x, lax.exp2_p.bind(cast_v(e, dtype_of(x))))
+    return ldexp_p.bind(x, e)
 
 
 def _frexp(x):

@@ -97,6 +97,10 @@ def _prepare(uf, method, array, dtype):
     a = xnp.asarray(array)
     if dtype is not None:
         a = a.astype(dtype)
+    if uf.__name__ == "subtract" and a.dtype == np.bool_:   # NumPy's resolver refuses it
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use "
+                        "the bitwise_xor, the `^` operator, or the logical_xor function "
+                        "instead.")
     return a.astype(_loop_dtype(uf, a.dtype), copy=False)
 
 
@@ -154,6 +158,9 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
     if a.dtype.kind == "O":
         return _object_method(uf, "reduce", (raw(a),), out, f"{name}.reduce", axis=axis,
                               keepdims=keepdims, initial=initial, where=raw(where))
+    if initial is not None:     # converted as NumPy converts it (complex into int raises)
+        from xnp._reductions import scalar_in
+        initial = scalar_in(initial, a.dtype, f"{name}.reduce")
     ndim = a.ndim
     if axis is None or ndim == 0 and type(axis) is int and axis in (0, -1):
         axes = tuple(range(ndim))       # as NumPy, a 0-d array reduces over axis 0 too
@@ -164,19 +171,38 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None
     if len(axes) > 1 and name not in REORDERABLE:
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
                          "axis may be specified")
-    fill = initial if initial is not None else uf.identity
+    mask = None
     if where is not True:
-        if fill is None:
+        if initial is None and uf.identity is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so "
                              "to use a where mask one has to specify 'initial'")
-        a = xnp.where(where, a, xnp.asarray(fill, dtype=a.dtype))
+        mask = xnp.broadcast_to(xnp.asarray(where, dtype=bool), a.shape)  # NumPy's check
+        if name in REORDERABLE and uf.identity is not None:
+            # the identity leaves the result as it is; NumPy casts it unsafely
+            ident = np.asarray(uf.identity).astype(a.dtype)
+            a, mask = xnp.where(mask, a, xnp.asarray(ident, dtype=a.dtype)), None
     rest = [d for i, d in enumerate(a.shape) if i not in axes]
     n = 1
     for i in axes:
         n *= a.shape[i]                 # not -1: that is ambiguous when rest has a 0
     x = xnp.moveaxis(a, axes, tuple(range(len(axes)))).reshape((n, *rest))
+    if mask is not None:
+        # the others skip the masked elements: a left fold from initial (or the identity)
+        m = xnp.moveaxis(mask, axes, tuple(range(len(axes)))).reshape((n, *rest))
+        start = initial if initial is not None else np.asarray(uf.identity).astype(a.dtype)
+        r = xnp.full(tuple(rest), start, dtype=a.dtype)
+        one = xnp.asarray(1, dtype=a.dtype)     # computed on in place of masked elements
+        for i in range(n):
+            r = xnp.where(m[i], uf(r, xnp.where(m[i], x[i], one)), r)
+        if keepdims:
+            r = xnp.expand_dims(r, axes)
+        return _store(r, out, f"{name}.reduce")
     if initial is not None:
         x = xnp.concatenate([xnp.full((1, *rest), initial, dtype=a.dtype), x])
+    elif name in ("gcd", "hypot") and x.shape[0]:
+        # NumPy starts from the identity 0, and gcd(0, x) = hypot(0, x) = |x|:
+        # gcd.reduce([-10]) is 10 (the other identities leave x as it is)
+        x = xnp.concatenate([xnp.abs(x[:1]), x[1:]])
     if x.shape[0] == 0:
         if uf.identity is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no "
@@ -244,6 +270,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         raise TypeError(f"{name}: indices must be a 1-d array of integers, got shape "
                         f"{idx.shape} and dtype {idx.dtype}")
     a = xnp.asarray(array)
+    if a.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
     if dtype is not None:
         a = a.astype(dtype)
     from xnp._util import normalize_axis
@@ -252,15 +280,19 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         return _object_method(uf, "reduceat", (raw(a), idx), out, name, axis=axis)
     x = xnp.moveaxis(a, axis, 0)
     n = x.shape[0]
-    pieces = []
-    for i, start in enumerate(idx.tolist()):
+    for start in idx.tolist():
         if not 0 <= start < n:
             raise IndexError(f"index {start} out-of-bounds in {name} [0, {n})")
+    # the reduction's result dtype (and its TypeError), also for single-element segments
+    # and no indices at all: a one-element reduce computes nothing
+    rdt = xnp.asarray(uf.reduce(xnp.zeros((1,), a.dtype), axis=0, dtype=dtype)).dtype
+    pieces = []
+    for i, start in enumerate(idx.tolist()):
         stop = idx[i + 1] if i + 1 < len(idx) else n
         if stop > start:
             piece = uf.reduce(x[start:builtins.min(int(stop), n)], axis=0, dtype=dtype)
         else:
             piece = x[start]
-        pieces.append(xnp.asarray(piece))
-    r = xnp.stack(pieces) if pieces else xnp.zeros((0, *x.shape[1:]), dtype=a.dtype)
+        pieces.append(xnp.asarray(piece).astype(rdt, copy=False))
+    r = xnp.stack(pieces) if pieces else xnp.zeros((0, *x.shape[1:]), dtype=rdt)
     return _store(xnp.moveaxis(r, 0, axis), out, name)

@@ -20,6 +20,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import python_scalar_cast_dtype
+from xnp._ma_dispatch import _is_masked
 from xnp._object_loops import object_aware
 from xnp._ufunc_fast import MISSING, fast_callable
 from xnp._ufunc_where import call_where
@@ -75,11 +76,8 @@ class ufunc(metaclass=_UfuncMeta):
             _ufunc_args.signature_dtypes(self, signature, dtype)
         other = _override(args + (out if isinstance(out, tuple) else (out,)))
         if other is not None:
-            kwargs = {"out": out} if out is not None else {}
-            if where is not True:
-                kwargs["where"] = where
-            if dtype is not None:
-                kwargs["dtype"] = dtype
+            kwargs = _override_kwargs(out, *_call_options(where, dtype, casting, order,
+                                                          subok, signature))
             return type(other).__array_ufunc__(other, self, "__call__", *args, **kwargs)
         values = [raw(a) for a in args]
         if out is None and where is True and dtype is None and sig is None and \
@@ -92,13 +90,32 @@ class ufunc(metaclass=_UfuncMeta):
     # --- methods ------------------------------------------------------------------------
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=np._NoValue, where=True):
+        found, r = _method_override(
+            self, "reduce", (array,), out, _axis_option(axis),
+            ("dtype", dtype, dtype is not None), ("keepdims", keepdims, keepdims is not False),
+            ("initial", initial, initial is not np._NoValue), ("where", where, where is not True))
+        if found:
+            return r
         from xnp import _reductions as red
+        ndim = red.aval_of(array).ndim
+        if type(axis) is not int or not -ndim <= axis < ndim:
+            red.reduce_axes(axis, ndim)     # an AxisError before other errors, as NumPy
+        if dtype is not None:
+            from xnp._ufunc_args import reduction_input
+            array = reduction_input(self, array, dtype)
         if out is Ellipsis:             # NumPy's out=...: the result as an array, also 0-d
             return _as_array(raw(self.reduce(array, axis, dtype, None, keepdims, initial,
                                              where)))
         if initial is np._NoValue:
             initial = None
         elif initial is None:           # NumPy: an explicit None drops the identity
+            if where is not True:
+                if red.aval_of(array).dtype.kind in "biufc":   # NumPy's TypeError first
+                    from xnp._ufunc_methods import _prepare
+                    _prepare(self, f"{self.__name__}.reduce", array, dtype)
+                raise ValueError(f"reduction operation '{self.__name__}' does not have an "
+                                 "identity, so to use a where mask one has to specify "
+                                 "'initial'")
             _check_nonempty_reduction(self.__name__, red.aval_of(array).shape, axis)
         name = _REDUCERS.get(self.__name__)
         if name is None or (name in ("all", "any") and (  # object arrays: Python's and/or
@@ -117,18 +134,32 @@ class ufunc(metaclass=_UfuncMeta):
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """Running results of the ufunc along ``axis``, as NumPy's ``ufunc.accumulate``."""
+        found, r = _method_override(self, "accumulate", (array,), out, _axis_option(axis),
+                                    ("dtype", dtype, dtype is not None))
+        if found:
+            return r
         from xnp import _reductions as red
-        name = _ACCUMULATORS.get(self.__name__)
-        if name is None or name in ("all", "any") and red.aval_of(array).dtype.kind == "O":
-            from xnp import _ufunc_methods
-            return _ufunc_methods.accumulate(self, array, axis, dtype, out)
         ndim = red.aval_of(array).ndim
+        # NumPy's order: the axis, a 0-d array, several axes, then the loop's TypeError
+        if axis is not None:
+            red.reduce_axes(axis, ndim)
         if ndim == 0:
             raise TypeError("cannot accumulate on a scalar")
+        if isinstance(axis, (tuple, list)):
+            if len(axis) != 1:
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = axis[0]
         if axis is None:
             if ndim > 1:
                 raise ValueError("accumulate does not allow multiple axes")
             axis = 0
+        if dtype is not None:
+            from xnp._ufunc_args import reduction_input
+            array = reduction_input(self, array, dtype)
+        name = _ACCUMULATORS.get(self.__name__)
+        if name is None or name in ("all", "any") and red.aval_of(array).dtype.kind == "O":
+            from xnp import _ufunc_methods
+            return _ufunc_methods.accumulate(self, array, axis, dtype, out)
         if name in ("cumsum", "cumprod"):
             return getattr(red, name)(array, axis=axis, dtype=dtype, out=out)
         return red.accumulate_along(f"{self.__name__}.accumulate", name, array, axis,
@@ -136,20 +167,35 @@ class ufunc(metaclass=_UfuncMeta):
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """NumPy's ``ufunc.reduceat`` (the indices must be concrete)."""
+        found, r = _method_override(self, "reduceat", (array, indices), out,
+                                    _axis_option(axis), ("dtype", dtype, dtype is not None))
+        if found:
+            return r
         from xnp import _ufunc_methods
         return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
 
     def outer(self, a, b, **kwargs):
+        """The ufunc of every pair ``(a[i...], b[j...])``, as NumPy's ``ufunc.outer``."""
+        found, r = _method_override(self, "outer", (a, b), kwargs.get("out"),
+                                    *((k, v, True) for k, v in kwargs.items() if k != "out"))
+        if found:
+            return r
+        from xnp._creation import asarray
         from xnp._manipulation import expand_dims
         if self.nin != 2:
             raise ValueError(f"{self.__name__}.outer: outer product only supported for "
                              "binary functions")
-        a, b = wrap(raw(a)), wrap(raw(b))
+        # NumPy makes arrays of both operands first: Python scalars are not weak here
+        a, b = (wrap(raw(x)) if isinstance(raw(x), Tracer) else asarray(x) for x in (a, b))
         a = expand_dims(a, tuple(range(a.ndim, a.ndim + b.ndim)))
         return self(a, b, **kwargs)
 
     def at(self, a, indices, b=None):
         """In-place unbuffered operation: rebinds the handle ``a`` to the result."""
+        found, r = _method_override(self, "at", (a, indices) + (() if b is None else (b,)),
+                                    None)
+        if found:
+            return r
         from xnp._ufunc_at import ufunc_at
         return ufunc_at(self, a, indices, b)
 
@@ -200,6 +246,48 @@ def _override(args):
     return None
 
 
+def _override_kwargs(out, *options) -> dict:
+    """The keywords an ``__array_ufunc__`` override receives, normalized as NumPy does:
+    ``out`` always a tuple (left out when all None), and of the ``(name, value, given)``
+    options those given (differing from their defaults)."""
+    kwargs = {}
+    if out is not None:
+        out = out if isinstance(out, tuple) else (out,)
+        if any(o is not None for o in out):
+            kwargs["out"] = out
+    kwargs.update((key, value) for key, value, given in options if given)
+    return kwargs
+
+
+def _call_options(where, dtype, casting, order, subok, signature) -> tuple:
+    """``__call__``'s options for :func:`_override_kwargs` (``sig`` is ``signature``)."""
+    return (("where", where, where is not True), ("dtype", dtype, dtype is not None),
+            ("casting", casting, not _is_str(casting, "same_kind")),
+            ("order", order, not _is_str(order, "K")), ("subok", subok, subok is not True),
+            ("signature", signature, signature is not None))
+
+
+def _method_override(uf, method: str, inputs: tuple, out, *options):
+    """``(True, result)`` when an operand overrides ufuncs: its ``__array_ufunc__`` for
+    ``uf.method`` (``reduce``, ``accumulate``, ...), as NumPy dispatches; else
+    ``(False, None)``. xnp's masked arrays keep the paths of xnp's functions
+    (``xnp._ma_dispatch``), which honour the mask with NumPy's axis defaults."""
+    outs = out if isinstance(out, tuple) else (out,)
+    other = _override(inputs + outs)
+    if other is None or _is_masked(other):
+        return False, None
+    kwargs = _override_kwargs(out, *options)
+    return True, type(other).__array_ufunc__(other, uf, method, *inputs, **kwargs)
+
+
+def _axis_option(axis) -> tuple:
+    return ("axis", axis, not (type(axis) is int and axis == 0))
+
+
+def _is_str(value, text: str) -> bool:
+    return isinstance(value, str) and value == text
+
+
 _PY_SCALARS = (int, float, complex, bool)   # weak: cast to a signature's dtypes unchecked
 
 
@@ -232,6 +320,12 @@ def _check_nonempty_reduction(name, shape, axis):
                          "identity")
 
 
+def _bool_only(uf) -> bool:
+    """Whether every numeric loop of ``uf`` gives bool (comparisons, logical_*, isnan...)."""
+    types = getattr(uf._np, "types", None)
+    return bool(types) and all(t.endswith("->?") for t in types if "O" not in t)
+
+
 def _resolve_operands(values) -> tuple:
     """The operands as ``ufunc.resolve_dtypes`` takes them: Python int/float/complex as
     their types (weak), a Python bool as the bool dtype."""
@@ -257,6 +351,10 @@ def _dtype_loop_inputs(uf, values, dtype):
     and takes the loop it resolves (``ldexp(f4, int64, dtype='d')`` keeps the int64
     exponent), the homogeneous loop where none resolves."""
     same = [dtype] * len(values)
+    if uf.nout != 1 and dtype.kind in "biufc" and isinstance(uf._np, np.ufunc):
+        # every output takes dtype: frexp has no such loop, modf only the float ones
+        uf._np.resolve_dtypes((dtype,) * uf.nin + (None,) * uf.nout,
+                              signature=(None,) * uf.nin + (dtype,) * uf.nout, casting="unsafe")
     if uf.nout != 1 or dtype.kind not in "biufc" or not isinstance(uf._np, np.ufunc):
         return same
     operands = _resolve_operands(values)
@@ -286,19 +384,30 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
                         not np.can_cast(dtype_of(v), dt, casting=casting):
                     raise _casting_error("Input", uf, casting, dtype_of(v), dt, i)
             values = [v if dt is None else _input_cast(v, dt) for v, dt in zip(values, ins)]
+    if dtype is not None and np.dtype(dtype) == np.bool_ and _bool_only(uf):
+        dtype = None        # NumPy: dtype=bool only names the bool output these loops have
     if dtype is not None:
         dtype = np.dtype(dtype)
+        if uf.nin == 1 and type(values[0]) in _PY_SCALARS and dtype.kind in "biufc":
+            # one Python scalar with dtype=: NumPy makes it an array of its default dtype
+            # first (int64, float64, uint64 past int64), cast by the casting rule
+            values = [np.asarray(values[0])]
         targets = _dtype_loop_inputs(uf, values, dtype)
-        for i, (v, to) in enumerate(zip(values, targets)):
-            # a Python scalar takes dtype's kind where it can (NEP 50), range-checked
-            src = python_scalar_cast_dtype(v, to) if type(v) in _PY_SCALARS else \
-                dtype_of(v)
+        if casting == "equiv":
+            # NumPy checks a Python number's default dtype under 'equiv' (not 'no') first
+            from xnp._ufunc_args import check_python_scalar_equiv
+            for v, to in zip(values, targets):
+                if type(v) in _PY_SCALARS and to.kind in "biufc":
+                    check_python_scalar_equiv(v, to)
+        # a Python scalar takes dtype's kind where it can (NEP 50), range-checked: NumPy
+        # converts them (OverflowError) before it checks any array's cast; a Python bool
+        # is a bool
+        srcs = [np.dtype(bool) if type(v) is bool else python_scalar_cast_dtype(v, to)
+                if type(v) in _PY_SCALARS else None for v, to in zip(values, targets)]
+        for i, (v, to, src) in enumerate(zip(values, targets, srcs)):
+            src = dtype_of(v) if src is None else src
             if not np.can_cast(src, to, casting=casting):
                 raise _casting_error("Input", uf, casting, src, to, i)
-            if casting == "equiv" and type(v) in _PY_SCALARS and to.kind in "biufc":
-                # NumPy checks a Python number's default dtype under 'equiv' (not 'no')
-                from xnp._ufunc_args import check_python_scalar_equiv
-                check_python_scalar_equiv(v, to)
         cast = [_input_cast(v, to) for v, to in zip(values, targets)]
         values.clear()
         values = cast
@@ -314,7 +423,8 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
     del values          # written in place (xnp._views.store_value), so its views see it
     results = [result] if uf.nout == 1 else list(result)
     results = [r if dt is None else cast_v(r, dt) for r, dt in zip(results, out_dtypes)]
-    outs = (out,) if isinstance(out, (ndarray, np.ndarray)) or out is None else tuple(out)
+    outs = (None,) * uf.nout if out is None else \
+        (out,) if isinstance(out, (ndarray, np.ndarray)) else tuple(out)
     if len(outs) != uf.nout:
         raise ValueError(f"{uf.__name__}: out must have {uf.nout} arrays")
     final = []

@@ -144,6 +144,25 @@ def normalize_axis(axis, ndim: int, argname: str = "axis") -> int:
     return axis % ndim
 
 
+def check_std_dtype(aval, out):
+    """NumPy's TypeError for an array variance in a bool or integer ``dtype=``: its square
+    root cannot be stored back in place (a 0-d one is cast, as NumPy casts scalars)."""
+    dt = aval.dtype
+    if dt.kind in "biu" and (aval.ndim or out is not None):
+        raise TypeError(f"Cannot cast ufunc 'sqrt' output from "
+                        f"{np.sqrt.resolve_dtypes((dt, None))[-1]!r} to {dt!r} with "
+                        f"casting rule 'same_kind'")
+
+
+def axis_of_0d_as_1d(v, axis):
+    """NumPy's C functions (take, compress, repeat) check ``axis`` against a 0-d array as
+    if it were 1-d: ``(v, axis)`` with a 0-d ``v`` made 1-d (and the axis normalized)."""
+    if len(shape_of(v)) == 0 and axis is not None:
+        axis = normalize_axis(axis, 1)
+        return lax.reshape_p.bind(v, new_sizes=(1,)), axis
+    return v, axis
+
+
 def normalize_axis_tuple(axis, ndim: int, argname: str = "axis",
                          repeated: str | None = None) -> tuple:
     """``None`` means every axis; a repeated axis is a ValueError, as in NumPy, whose

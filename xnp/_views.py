@@ -57,13 +57,87 @@ class ViewTransform:
 
 def mark_view(view: ndarray, base: ndarray, key) -> ndarray:
     """Record that ``view`` is ``base[key]`` (or ``key.read(base)`` for a
-    :class:`ViewTransform`); a NumPy scalar result is no view."""
+    :class:`ViewTransform`); a NumPy scalar result is no view. An index of an index view
+    is recorded as one index of the outer base, so that chains of slices (``x = x[1:]``
+    in a loop) stay one step deep. Integer keys are not composed: they shorten the
+    chain's rank, and ``a[i]`` (iteration) is the hot path (looking the outer base up
+    costs a raised AttributeError when there is none)."""
     if isinstance(view, ndarray) and not isinstance(view._value, np.generic):
+        parent = base
+        outer = None if type(key) is int else getattr(base, "_view_of", None)
+        if outer is not None and not isinstance(key, ViewTransform) and \
+                not isinstance(outer[1], ViewTransform):
+            composed = _compose_keys(outer[0].shape, outer[1], key)
+            if composed is not None:
+                base, key = outer[0], composed
         view._view_of = (base, key)
         register_view(base, view)
-        if not is_writeable(base):       # a view of a read-only array is read-only
+        if not is_writeable(parent):     # a view of a read-only array is read-only
             read_only(view)
     return view
+
+
+def _full_key(key, ndim: int):
+    """A basic key as one int or slice per dimension, or None (new axes, several
+    ellipses, bounds that are not plain integers: then it is not composed)."""
+    key = key if type(key) is tuple else (key,)
+    ellipsis = -1
+    for i, k in enumerate(key):
+        t = type(k)
+        if t is slice:
+            for b in (k.start, k.stop, k.step):
+                if b is not None and type(b) is not int and not isinstance(b, np.integer):
+                    return None
+        elif k is Ellipsis:
+            if ellipsis >= 0:
+                return None
+            ellipsis = i
+        elif k is None:
+            return None
+    if ellipsis >= 0:
+        key = key[:ellipsis] + (_ALL,) * (ndim - len(key) + 1) + key[ellipsis + 1:]
+    return key + (_ALL,) * (ndim - len(key)) if len(key) <= ndim else None
+
+
+_ALL = slice(None)
+
+
+def _compose_keys(shape: tuple, outer_key, inner_key):
+    """The key of ``base`` equal to ``base[outer_key][inner_key]`` (ints and slices), or
+    None where it is not composed."""
+    if type(outer_key) is int:      # a row of the base: the inner key indexes what follows
+        return (outer_key,) + (inner_key if type(inner_key) is tuple else (inner_key,))
+    outer = _full_key(outer_key, len(shape))
+    if outer is None:
+        return None
+    parts = []          # per base axis: an index, or (start, step, length)
+    for n, k in zip(shape, outer):
+        if isinstance(k, slice):
+            r = range(*k.indices(n))
+            parts.append((r.start, r.step, len(r)))
+        else:
+            parts.append(int(k) + n if k < 0 else int(k))
+    kept = [i for i, p in enumerate(parts) if type(p) is tuple]
+    inner = _full_key(inner_key, len(kept))
+    if inner is None:
+        return None
+    for i, k in zip(kept, inner):
+        start, step, length = parts[i]
+        if isinstance(k, slice):
+            r = range(*k.indices(length))
+            parts[i] = (start + r.start * step, step * r.step, len(r))
+        else:
+            parts[i] = start + (int(k) + length if k < 0 else int(k)) * step
+    out = []
+    for p in parts:
+        if type(p) is tuple:
+            start, step, length = p
+            stop = start + length * step
+            p = slice(start, stop if stop >= 0 else None, step) if length else slice(0, 0)
+        out.append(p)
+    if all(type(p) is not slice for p in out):
+        out.append(Ellipsis)        # a 0-d view (not a scalar), as the ellipsis made it
+    return tuple(out)
 
 
 _VIEWS: dict = {}          # id(base handle) -> weak references to its view handles

@@ -42,7 +42,7 @@ def _swap(norm):
 def _complex_dtype(dtype):
     """The dtype NumPy 2 transforms ``dtype`` in: single precision for float16, float32
     and complex64 (``result_type(dtype, 1j)``), double otherwise."""
-    return np.dtype(np.complex64 if dtype in (np.float16, np.float32, np.complex64)
+    return np.dtype(np.complex64 if dtype.type in (np.float16, np.float32, np.complex64)
                     else np.complex128)
 
 

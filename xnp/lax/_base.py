@@ -111,6 +111,12 @@ def loop_dtypes(ufunc, *avals) -> tuple:
     return _resolve(ufunc, promotion_operands(avals))
 
 
+def native(dtype: np.dtype) -> np.dtype:
+    """``dtype`` in the machine's byte order: what NumPy's arithmetic returns for
+    byte-swapped operands (``'>f8'`` data sums to a native float64)."""
+    return dtype if dtype.isnative else dtype.newbyteorder("=")
+
+
 def normalize_axes(axes, ndim: int, name: str = "axes") -> tuple:
     out = []
     for a in axes:

@@ -117,13 +117,14 @@ integer_pow_p = primitive("integer_pow", impl=_integer_pow_impl,
                           abstract_eval=_integer_pow_eval)
 
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
-               np.dtype(np.float64): np.dtype(np.complex128)}
+               np.dtype(np.float64): np.dtype(np.complex128),
+               np.dtype(np.longdouble): np.dtype(np.clongdouble)}
 
 
 def _complex_eval(x, y):
     dt = result_dtype_of_avals([x, y])
     if dt not in _COMPLEX_OF:
-        raise TypeError(f"complex: operands must be float32 or float64, got "
+        raise TypeError(f"complex: operands must be float32, float64 or longdouble, got "
                         f"{x.dtype.name} and {y.dtype.name}")
     shape = broadcast_shapes_cached((x.shape, y.shape))
     return ShapedArray(shape, _COMPLEX_OF[dt], x.weak_type and y.weak_type)
@@ -263,11 +264,12 @@ def _tie_pick(strict, g, x, y):
 
 
 def _pow_dx(g, x, y):
-    # y * x**(y-1), defined as 0 where y == 0 (so that x**0 has zero derivative at x=0).
-    # The exponent is made safe there too, so that higher derivatives are 0, not NaN.
+    # y * x**(y-1), 0 where x == y == 0 (x**0 has zero derivative at 0) with a safe exponent
+    # (higher derivatives 0, not NaN); kept at y == 0 elsewhere (d/dy there is 1/x).
     y_is_0 = eq_p.bind(y, 0)
-    d = mul(y, pow_p.bind(x, select(y_is_0, np.ones((), get_aval(y).dtype), sub(y, 1))))
-    return mul(g, select(y_is_0, _zero_of(d), d))
+    both_0 = select(y_is_0, eq_p.bind(x, 0), y_is_0)
+    d = mul(y, pow_p.bind(x, select(both_0, np.ones((), get_aval(y).dtype), sub(y, 1))))
+    return mul(g, select(both_0, _zero_of(d), d))
 
 
 def _pow_dy(g, x, y):

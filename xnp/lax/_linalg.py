@@ -363,16 +363,34 @@ def _lu_jvp(primals, tangents):
     lu, piv, perm = outs = lu_p.bind(a)
     if type(ta) is Zero:
         return outs, _zeros_like(*outs)
+    # A rectangular (m, n) A, k = min(m, n), has an (m, k) L and a (k, n) U: the same
+    # identities hold with L completed to (m, m) by the last columns of the identity and
+    # U to (n, n) by its last rows (the completions' parts of X are dropped by tril/triu).
     m, n = get_aval(a).shape[-2:]
-    if m != n:
-        raise NotImplementedError("lu: derivatives are implemented for square matrices")
+    k = min(m, n)
     dtype = get_aval(a).dtype
     pda = mm(permutation_matrix(perm, dtype), ta)
-    x = triangular_solve(lu, triangular_solve(lu, pda, unit_diagonal=True),
+    low, up = _tri(lu, -1), _tri(lu, 0, upper=True)
+    if m != n:
+        low = _pad_last(_cols(low, 0, k), 0, m - k)
+        up = add(_pad_last(_rows(up, 0, k), n - k, 0), np.diag([0] * k + [1] * (n - k)))
+    low = add(low, _eye(m, dtype))
+    x = triangular_solve(up, triangular_solve(low, pda, unit_diagonal=True),
                          left_side=False, lower=False)
-    low = add(_tri(lu, -1), _eye(n, dtype))
-    dlu = add(mm(low, _tri(x, -1)), mm(_tri(x, 0, upper=True), _tri(lu, 0, upper=True)))
+    dlu = add(mm(low, _tri(x, -1)), mm(_tri(x, 0, upper=True), up))
     return outs, [dlu, *_zeros_like(piv, perm)]
+
+
+def _rows(x, start, stop):
+    return mT(_cols(mT(x), start, stop))
+
+
+def _pad_last(x, rows: int, cols: int):
+    """Zeros appended: ``rows`` rows below and ``cols`` columns to the right."""
+    from xnp.lax._structural import pad_p
+    nd = get_aval(x).ndim
+    config = ((0, 0, 0),) * (nd - 2) + ((0, rows, 0), (0, cols, 0))
+    return pad_p.bind(x, np.zeros((), get_aval(x).dtype), padding_config=config)
 
 
 def _safe_reciprocal_offdiag(d, n, dtype):
@@ -451,19 +469,52 @@ def _qr_jvp(primals, tangents, *, full_matrices):
     if type(ta) is Zero:
         return [q, r], _zeros_like(q, r)
     m, n = get_aval(a).shape[-2:]
-    if m < n or (full_matrices and m > n):
-        raise NotImplementedError("qr: derivatives are implemented for m >= n with "
-                                  "mode='reduced' (square matrices in any mode)")
+    if full_matrices and m > n:
+        return [q, r], _qr_complete_jvp(q, r, ta, m, n) if n else _zeros_like(q, r)
+    if m < n:   # A = Q [R1 R2]: A1 = Q R1 is a square QR, and R2 = Q^H A2
+        dq, dr1 = _qr_square_jvp(q, _cols(r, 0, m), _cols(ta, 0, m))
+        dr2 = add(mm(mH(dq), _cols(a, m, n)), mm(mH(q), _cols(ta, m, n)))
+        from xnp.lax._structural import concatenate_p
+        return [q, r], [dq, concatenate_p.bind(dr1, dr2, dimension=get_aval(a).ndim - 1)]
+    return [q, r], list(_qr_square_jvp(q, r, ta))
+
+
+def _qr_complete_jvp(q, r, ta, m, n):
+    """Tall A, mode='complete': Q = [Q1 Q2], where LAPACK's Q = I - V T V^H (V unit lower
+    trapezoidal) ties Q2 to Q1. With Z = Q1[n:] (Q1[:n] - I)^-1 (= V[n:] V[:n]^-1),
+    dQ2 = dQ1 Z^H - (Q1 + Q2 Z) (dQ1[n:] - Z dQ1[:n])^H (arXiv:2409.13374, eq. 32)."""
+    from xnp.lax._structural import concatenate_p
+    q1, q2 = _cols(q, 0, n), _cols(q, n, m)
+    dq1, dr1 = _qr_square_jvp(q1, _rows(r, 0, n), ta)
+    top, bottom = _rows(q1, 0, n), _rows(q1, n, m)
+    z_h = lu_solve(mH(sub(top, _eye(n, get_aval(q).dtype))), mH(bottom))
+    z = mH(z_h)
+    drift = mH(sub(_rows(dq1, n, m), mm(z, _rows(dq1, 0, n))))
+    dq2 = sub(mm(dq1, z_h), mm(add(q1, mm(q2, z)), drift))
+    return [concatenate_p.bind(dq1, dq2, dimension=get_aval(q).ndim - 1),
+            _pad_last(dr1, m - n, 0)]
+
+
+def _cols(x, start, stop):
+    from xnp.lax._slicing import slice_p
+    shape = get_aval(x).shape
+    return slice_p.bind(x, start_indices=(0,) * (len(shape) - 1) + (start,),
+                        limit_indices=(*shape[:-1], stop))
+
+
+def _qr_square_jvp(q, r, ta):
+    """dQ, dR of A = Q R with (..., m, n) A, m >= n, and (..., n, n) R."""
+    n = get_aval(r).shape[-1]
     da_rinv = triangular_solve(r, ta, left_side=False, lower=False)     # dA R^-1
     qt_da_rinv = mm(mH(q), da_rinv)
     low = _tri(qt_da_rinv, -1)
     omega = sub(low, mH(low))                   # skew-Hermitian part fixed by Q^H dQ
-    if _is_complex(a):                          # the imaginary diagonal of Q^H dQ
-        eye = _eye(n, get_aval(a).dtype)
+    if _is_complex(q):                          # the imaginary diagonal of Q^H dQ
+        eye = _eye(n, get_aval(q).dtype)
         omega = add(omega, mul(sub(qt_da_rinv, real_p.bind(qt_da_rinv)), eye))
     dq = add(mm(q, sub(omega, qt_da_rinv)), da_rinv)
     dr = mm(sub(qt_da_rinv, omega), r)
-    return [q, r], [dq, dr]
+    return dq, dr
 
 
 def _eig_jvp(primals, tangents):
@@ -481,7 +532,23 @@ def _eig_jvp(primals, tangents):
     dv = mm(v, mul(f, vinv_da_v))
     along = reduce_sum_p.bind(mul(conj_p.bind(v), dv), axes=(get_aval(v).ndim - 2,))
     dv = sub(dv, mul(v, _expand_w(_as(real_p.bind(along), cdt), row=True)))
-    return [w, v], [diag(vinv_da_v), dv]
+    return [w, v], [diag(vinv_da_v), _eig_phase_fixed(v, dv)]
+
+
+def _eig_phase_fixed(v, dv):
+    """LAPACK's geev makes the largest-modulus component of each eigenvector real, which
+    fixes its phase: remove the tangent's rotation i Im(dv_k / v_k) v at that component."""
+    from xnp.lax._elementwise import abs_p, imag_p
+    from xnp.lax._reductions import argmax_p
+    nd, n = get_aval(v).ndim, get_aval(v).shape[-2]
+    k = argmax_p.bind(abs_p.bind(v), axis=nd - 2, index_dtype=np.dtype(np.int32))
+    pick = _as(eq_p.bind(_expand_w(k, row=True), np.arange(n, dtype=np.int32)[:, None]),
+               get_aval(v).dtype)
+    vk = reduce_sum_p.bind(mul(v, pick), axes=(nd - 2,))
+    dvk = reduce_sum_p.bind(mul(dv, pick), axes=(nd - 2,))
+    vk = add(vk, _as(eq_p.bind(vk, 0), get_aval(v).dtype))     # a zero column: no change
+    turn = mul(_as(imag_p.bind(div(dvk, vk)), get_aval(v).dtype), 1j)
+    return sub(dv, mul(v, _expand_w(turn, row=True)))
 
 
 cholesky_p.jvp = _cholesky_jvp

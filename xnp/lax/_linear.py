@@ -14,7 +14,7 @@ import numpy as np
 
 from transforms.core import ShapedArray
 from xnp._dtypes import result_dtype_of_avals
-from xnp.lax._base import primitive
+from xnp.lax._base import native, primitive
 
 
 def _free_dims(ndim, contract, batch):
@@ -39,6 +39,13 @@ def _dot_general_eval(x, y, *, dimension_numbers, preferred_element_type=None):
 _OBJECT = np.dtype(object)
 
 
+def _in_operand_dtype(out, x, y):
+    """``out`` in its operands' dtype where they share one (bfloat16 loops return
+    float32), in native byte order (as NumPy's products of byte-swapped data)."""
+    dt = native(x.dtype)
+    return out if out.dtype == dt or x.dtype != y.dtype else out.astype(dt)
+
+
 def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
     x, y = np.asarray(x), np.asarray(y)
     (lc, rc), (lb, rb) = dimension_numbers
@@ -51,16 +58,16 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         out = np.dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
         if x.dtype == _OBJECT or y.dtype == _OBJECT:
             return np.asarray(out, dtype=_OBJECT)   # np.dot returns a bare 0-d object
-        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+        return _in_operand_dtype(out, x, y)
     if not lb and x.ndim == 2 == y.ndim and len(lc) == 1 and x.size > 1 and y.size > 1:
         # Matrix products with transposed operands (as in backward passes): BLAS reads
         # the transposed views directly, where the general path would copy.
         out = np.dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
-        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+        return _in_operand_dtype(out, x, y)
     if not lc and not lb:
         # Outer products (the transpose of a matrix-vector product): one broadcast multiply.
         out = x.reshape(x.shape + (1,) * y.ndim) * y
-        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+        return _in_operand_dtype(out, x, y)
     lf, rf = _free_dims(x.ndim, lc, lb), _free_dims(y.ndim, rc, rb)
     if not lc:
         # Batched outer products (per-example gradients): one broadcast multiply, where
@@ -70,7 +77,7 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         nb = len(lb)
         out = (xt.reshape(xt.shape + (1,) * len(rf)) *
                yt.reshape(yt.shape[:nb] + (1,) * len(lf) + yt.shape[nb:]))
-        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+        return _in_operand_dtype(out, x, y)
     xt = np.transpose(x, (*lb, *lf, *lc))
     yt = np.transpose(y, (*rb, *rc, *rf))
     bshape = xt.shape[:len(lb)]
@@ -79,9 +86,7 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
     n = math.prod(yt.shape[len(rb) + len(rc):])
     out = np.matmul(xt.reshape(*bshape, m, k), yt.reshape(*bshape, k, n))
     shape = (*bshape, *(x.shape[d] for d in lf), *(y.shape[d] for d in rf))
-    if out.dtype != x.dtype and x.dtype == y.dtype:   # bfloat16 loops return float32
-        out = out.astype(x.dtype)
-    return out.reshape(shape)
+    return _in_operand_dtype(out, x, y).reshape(shape)
 
 
 dot_general_p = primitive("dot_general", impl=_dot_general_impl,

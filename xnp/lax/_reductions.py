@@ -9,19 +9,20 @@ from __future__ import annotations
 import numpy as np
 
 from transforms.core import ShapedArray
-from xnp.lax._base import normalize_axes, primitive
+from xnp.lax._base import native, normalize_axes, primitive
 
 
 def _reduce_eval(x, *, axes):
     axes = normalize_axes(axes, x.ndim)
     shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
-    return ShapedArray(shape, x.dtype, x.weak_type)
+    return ShapedArray(shape, native(x.dtype), x.weak_type)
 
 
 def _reduction(name, reducer):
     def impl(x, *, axes):
         x = np.asarray(x)
-        return reducer(x, axis=axes, dtype=x.dtype)   # a NumPy scalar for 0-d, as NumPy
+        # a NumPy scalar for 0-d, as NumPy; byte-swapped data reduces to native values
+        return reducer(x, axis=axes, dtype=native(x.dtype))
     return primitive(name, impl=impl, abstract_eval=_reduce_eval)
 
 
@@ -70,12 +71,12 @@ def _cumulative(name, accumulate):
         x = np.asarray(x)
         if reverse:
             x = np.flip(x, axis)
-        out = np.asarray(accumulate(x, axis=axis, dtype=x.dtype))
+        out = np.asarray(accumulate(x, axis=axis, dtype=native(x.dtype)))
         return np.flip(out, axis) if reverse else out
 
     def abstract_eval(x, *, axis, reverse=False):
         normalize_axes((axis,), x.ndim)
-        return ShapedArray(x.shape, x.dtype, x.weak_type)
+        return ShapedArray(x.shape, native(x.dtype), x.weak_type)
     return primitive(name, impl=impl, abstract_eval=abstract_eval)
 
 

@@ -228,7 +228,8 @@ def _stop_gradient_jvp(primals, tangents):
     from transforms.ad import Zero, tangent_aval
     from transforms.core import get_aval
     (x,) = primals
-    return x, Zero(tangent_aval(get_aval(x)))
+    # The primal output binds stop_gradient again, so that outer derivatives stop too.
+    return stop_gradient_p.bind(x), Zero(tangent_aval(get_aval(x)))
 
 
 stop_gradient_p = primitive("stop_gradient", impl=lambda x: x, abstract_eval=_same,

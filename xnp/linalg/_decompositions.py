@@ -478,11 +478,8 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_NO_VALUE) -> ndarray:
     if rcond is None:
         rcond = (1e-15 if rtol is _NO_VALUE else rtol if rtol is not None else
                  _default_rtol(shape, _real_dtype(av.dtype)))
-    u, s, vh = svd(av, full_matrices=False, hermitian=hermitian)
-    large = s > _tolerance(s, rcond)
-    s_inv = xnp.where(large, 1 / xnp.where(large, s, 1), 0).astype(av.dtype)
-    return xnp.matmul(xnp.conj(xnp.swapaxes(vh, -1, -2)) * s_inv[..., None, :],
-                      xnp.conj(xnp.swapaxes(u, -1, -2)))
+    from xnp.linalg._pinv_rule import pinv_core  # exact derivative at repeated s
+    return pinv_core(av, rcond, hermitian, _tolerance)
 
 
 def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
