@@ -60,15 +60,19 @@ def interleaved_medians(fns: dict, n=20000, warm=1000) -> dict:
     return {k: statistics.median(t) / 1e9 for k, t in zip(fns, ts)}
 
 
-def interleaved_median_times(fns: dict, number: int, rounds: int = 9) -> dict:
+def interleaved_median_times(fns: dict, number: int, rounds: int = 12) -> dict:
     """Median seconds per call of each function, timing ``number`` calls of each in turn,
-    round after round, so that the machine's state (load, heap) is alike for all."""
+    round after round, so that the machine's state (load, heap) is alike for all. The
+    order rotates every round: a contender timed right after NumPy's eager chain (whose
+    large temporaries leave the heap to be faulted in again) was measured about 0.5 ms
+    slower on the chain, whichever it was."""
     for fn in fns.values():
         fn()
     samples = {k: [] for k in fns}
-    for _ in range(rounds):
-        for k, fn in fns.items():
-            samples[k].append(timeit.timeit(fn, number=number) / number)
+    keys = list(fns)
+    for r in range(rounds):
+        for k in keys[r % len(keys):] + keys[:r % len(keys)]:
+            samples[k].append(timeit.timeit(fns[k], number=number) / number)
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
