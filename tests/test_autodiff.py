@@ -567,3 +567,26 @@ def test_tangents_take_the_primal_dtype():
         np.float32
     with pytest.raises(TypeError, match="tangent dtype complex128"):
         xnp.jvp(lambda x: x * 2, (np.ones(2),), (np.ones(2) + 1j,))
+
+
+def test_jacobians_of_complex_values_follow_the_holomorphic_rule():
+    z = np.array([1.0 + 2.0j, -0.5 + 0.25j])
+    for jac in (xnp.jacfwd, xnp.jacrev):       # the complex derivative: diag(2 z)
+        np.testing.assert_allclose(jac(lambda z: z ** 2, holomorphic=True)(z),
+                                   np.diag(2 * z), rtol=1e-15)
+        with pytest.raises(TypeError, match="holomorphic=True requires inputs"):
+            jac(lambda x: x ** 2, holomorphic=True)(np.array([3.0]))
+    with pytest.raises(TypeError, match="real-valued inputs"):
+        xnp.jacfwd(xnp.sin)(z)                  # as JAX: complex inputs need holomorphic
+    with pytest.raises(TypeError, match="real-valued outputs"):
+        xnp.jacrev(xnp.sin)(z)
+    # a real-valued function of complex inputs: jacrev gives df/dx - i df/dy (grad's rule)
+    np.testing.assert_allclose(xnp.jacrev(lambda z: xnp.abs(z) ** 2)(z), np.diag(2 * z.conj()),
+                               rtol=1e-15)
+
+
+def test_jvp_with_mismatched_primal_and_tangent_structures_raises_type_error():
+    with pytest.raises(TypeError, match="structures differ"):
+        xnp.jvp(lambda x, y: x * y, (np.float64(2.0),), ())
+    with pytest.raises(TypeError, match="structures differ"):
+        xnp.jvp(lambda x: x * 2, ((1.0, 2.0),), ([1.0, 2.0],))

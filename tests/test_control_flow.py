@@ -457,3 +457,67 @@ def test_scan_with_a_read_only_carry_matches_a_python_loop_and_its_derivatives()
     np.testing.assert_allclose(vmap(loop, in_axes=(0, None))(ws, xs),
                                [python_loop(w, xs) for w in ws], rtol=1e-14)
     check_grads(loop, (0.7, xs), order=2, modes=("fwd", "rev"))
+
+
+def test_while_with_a_read_only_carry_stays_unbatched_under_a_batched_predicate():
+    # the predicate depends on a mapped bound, w is returned unchanged by the body: it is
+    # a constant of the loop, so out_axes=None for it is valid (JAX's flax#4700 case)
+    def foo(w, x, c_max):
+        _, x, w = while_loop(lambda v: v[0] < c_max,
+                             lambda v: (v[0] + 1, v[1] @ v[2], v[2]), (0, x, w))
+        return w, x
+
+    w = np.array([[1.0, 0.5], [-0.25, 2.0]])
+    xs = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0], [-2.0, 1.0]])
+    c_maxs = np.arange(4)
+
+    def python_loop(x, c_max):
+        for _ in range(c_max):
+            x = x @ w
+        return x
+
+    want = np.stack([python_loop(x, c) for x, c in zip(xs, c_maxs)])
+    for f in (vmap(foo, in_axes=(None, 0, 0), out_axes=(None, 0)),
+              jit(vmap(foo, in_axes=(None, 0, 0), out_axes=(None, 0)))):
+        w_out, x_out = f(xnp.asarray(w), xnp.asarray(xs), xnp.asarray(c_maxs))
+        np.testing.assert_array_equal(w_out, w)
+        np.testing.assert_allclose(x_out, want, rtol=1e-14)
+    # derivatives through the loop with the read-only carry: d/dw of sum(x_out) by FD
+    g = grad(lambda w: foo(w, xnp.asarray(xs[3]), 3)[1].sum())(xnp.asarray(w))
+    eps, fd = 1e-6, np.zeros_like(w)
+    for i in np.ndindex(w.shape):
+        d = np.zeros_like(w)
+        d[i] = eps
+        fd[i] = ((python_loop_w(xs[3], 3, w + d) - python_loop_w(xs[3], 3, w - d)).sum()
+                 / (2 * eps))
+    np.testing.assert_allclose(g, fd, rtol=1e-7)
+
+
+def python_loop_w(x, n, w):
+    for _ in range(n):
+        x = x @ w
+    return x
+
+
+def test_scan_and_fori_loop_check_unroll_and_bound_types_as_jax():
+    body = lambda c, x: (c + x, c * x)  # noqa: E731
+    xs = np.arange(4.0)
+    for unroll in (0, 1, 3, True, False, np.int64(2)):  # accepted; same values as the loop
+        carry, ys = scan(body, 0.0, xs, unroll=unroll)
+        np.testing.assert_allclose(carry, 6.0)
+        np.testing.assert_allclose(ys, [0.0, 0.0, 2.0, 9.0])
+    for bad in (-1, 1.5):
+        with pytest.raises(ValueError, match="unroll"):
+            scan(body, 0.0, xs, unroll=bad)
+    from transforms import ConcretizationTypeError
+    with pytest.raises(ConcretizationTypeError, match="unroll"):
+        jit(lambda n, x: scan(body, x, xs, unroll=n))(3, 1.0)
+    # fori_loop: bounds of different dtypes (neither a Python int) are an error; a Python
+    # int takes the other bound's dtype; unroll needs concrete bounds
+    with pytest.raises(TypeError, match="equal types"):
+        fori_loop(np.int16(0), xnp.asarray(np.int32(10)), lambda i, c: c, 7.0)
+    assert float(fori_loop(np.int16(0), 10, lambda i, c: c + 1, 10.0)) == 20.0
+    assert float(fori_loop(0, 4, lambda i, c: c + i, 0.0, unroll=2)) == 6.0
+    with pytest.raises(ValueError, match="unroll"):
+        jit(lambda n: fori_loop(0, n, lambda i, c: c + 1, 0.0, unroll=3))(10)
+    assert float(jit(lambda n: fori_loop(0, n, lambda i, c: c + i, 0.0))(5)) == 10.0

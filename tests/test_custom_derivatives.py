@@ -130,3 +130,40 @@ def test_custom_vjp_bwd_none_for_a_whole_argument_and_lists():
 
     mul.defvjp(lambda x, y: (mul(x, y), (x, y)), lambda r, g: [g * r[1], g * r[0]])
     close(grad(mul, argnums=(0, 1))(2.0, 5.0), (5.0, 2.0))
+
+
+def test_nondiff_argnames_and_optimize_remat_keywords():
+    # nondiff_argnames marks parameters by name, as nondiff_argnums by position; the rules
+    # take them first. defvjp's optimize_remat is accepted (a JAX memory option).
+    def apply_jvp(f, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return apply_f(f, x), 3.0 * t
+
+    apply_f = custom_jvp(lambda f, x: f(x), nondiff_argnames=("f",))
+    apply_f.defjvp(apply_jvp)
+    double = lambda y: 2.0 * y  # noqa: E731
+    close(apply_f(double, 1.5), 3.0)
+    close(jvp(lambda x: apply_f(double, x), (1.5,), (1.0,))[1], 3.0)   # the rule's 3, not 2
+
+    app = custom_vjp(lambda f, x: f(x), nondiff_argnames=["f"])
+    app.defvjp(lambda f, x: (app(f, x), xnp.cos(x)), lambda f, cos_x, g: (cos_x * g,),
+               optimize_remat=True)
+    value, g = xnp.value_and_grad(lambda x: app(double, x))(1.0)
+    close(value, 2.0)
+    close(g, np.cos(1.0))                 # the bwd rule's value, not the true 2
+    close(grad(lambda x: app(f=double, x=x))(0.5), np.cos(0.5))
+
+
+def test_custom_jvp_rule_with_a_tangent_of_the_wrong_shape_raises_type_error():
+    f = custom_jvp(lambda x: x ** 2)
+    f.defjvp(lambda p, t: (f(p[0]), xnp.reshape(t[0], (1,))))
+    close(f(2.0), 4.0)                               # the function itself is fine
+    try:
+        jvp(f, (2.0,), (1.0,))
+    except TypeError as e:
+        assert "shape" in str(e)
+    else:
+        raise AssertionError("no error")
+    g = custom_jvp(lambda x: x ** 2)
+    g.defjvp(lambda p, t: (g(p[0]), 2.0 * p[0] * t[0]))
+    close(jvp(g, (3.0,), (1.0,))[1], 6.0)            # a correct rule: 2 x t

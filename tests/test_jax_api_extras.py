@@ -199,3 +199,23 @@ def test_make_jaxpr_takes_shape_dtype_structs_as_eval_shape_does():
     assert [(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.outvars] == [((2,), numpy.float32)]
     out = np.eval_shape(f, *spec)
     assert (out.shape, out.dtype) == ((2,), numpy.float32)
+
+
+def test_associative_scan_leaves_of_different_ranks():
+    # JAX takes leaves of any rank with equal length along the axis: (matrix, vector)
+    # pairs composed as affine maps, against a Python loop
+    rng = numpy.random.default_rng(3)
+    ms = rng.standard_normal((5, 2, 2))
+    vs = rng.standard_normal((5, 2))
+
+    def compose(f, g):
+        return (g[0] @ f[0], (g[0] @ f[1][..., None])[..., 0] + g[1])
+    gm, gv = np.lax.associative_scan(compose, (np.asarray(ms), np.asarray(vs)))
+    m, v = ms[0], vs[0]
+    for i in range(5):
+        if i:
+            m, v = ms[i] @ m, ms[i] @ v + vs[i]
+        numpy.testing.assert_allclose(gm[i], m, rtol=1e-12, atol=1e-12)
+        numpy.testing.assert_allclose(gv[i], v, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError):
+        np.lax.associative_scan(compose, (np.asarray(ms), np.asarray(vs)), axis=2)

@@ -1,4 +1,4 @@
-"""jit's calling conventions found by running JAX's api_test against xnp: callables
+"""jit's calling conventions (and vjp's) found by running JAX's api_test against xnp: callables
 without ``__name__`` (functools.partial), static parameters given by position or by name
 whichever of static_argnums/static_argnames named them, disable_jit(False). Oracle: the
 same function run eagerly (NumPy values)."""
@@ -50,3 +50,68 @@ def test_disable_jit_false_reenables_jit():
         with disable_jit(False):
             np.testing.assert_allclose(h(np.ones(2)), 2.0)
     assert traced == [False, True]              # then traced for compilation
+
+
+def test_vjp_takes_the_primal_output_as_cotangent_for_integer_outputs():
+    # JAX's scan forwarding test calls vjp_fn(primal_out) where an output is an integer:
+    # its cotangent may have any dtype (it stands for a float0 zero); float ones still
+    # contribute. Oracle: the analytic derivative of sum(c * x) + 0 * n.
+    from transforms import float0, vjp
+
+    def h(x, n):
+        return (x * 3.0).sum(), n + 1
+    x, n = np.array([1.0, 2.0]), np.array([4, 5])
+    (out, k), pullback = vjp(h, x, n)
+    gx, gn = pullback((out, k))                 # k is int64, as the primal output is
+    np.testing.assert_allclose(gx, 3.0 * float(out) * np.ones(2))
+    assert gn.dtype == float0 and gn.shape == (2,)
+    gx2, _ = pullback((2.0, np.zeros(2, float0)))
+    np.testing.assert_allclose(gx2, [6.0, 6.0])
+
+
+def test_jit_inline_traces_into_the_caller_and_errors_are_subclassed():
+    from transforms import (
+        ConcretizationTypeError,
+        TracerBoolConversionError,
+        TracerIntegerConversionError,
+        make_jaxpr,
+    )
+
+    def g(x):
+        return x * 2.0
+    assert "jit" in str(make_jaxpr(jit(g))(3.0))
+    assert "jit" not in str(make_jaxpr(jit(g, inline=True))(3.0))
+    assert "jit" not in str(make_jaxpr(jit(inline=True, keep_unused=True)(g))(3.0))
+    np.testing.assert_allclose(jit(jit(g, inline=True))(3.0), 6.0)
+    np.testing.assert_allclose(jit(g, inline=True)(np.arange(3.0)), [0.0, 2.0, 4.0])
+    # bool() and index() of traced values: ConcretizationTypeError subclasses (as JAX's)
+    for fun, err in ((lambda x: 1.0 if x > 0 else 0.0, TracerBoolConversionError),
+                     (lambda x: [1.0, 2.0][x], TracerIntegerConversionError)):
+        try:
+            jit(fun)(xnp.asarray(1))
+        except err as e:
+            assert isinstance(e, ConcretizationTypeError)
+        else:
+            raise AssertionError("no error")
+
+
+def test_jit_of_functions_with_float0_values():
+    # gradients of integer inputs (allow_int) are float0 zeros; under jit they come out
+    # the same as eagerly, as do float0 constants and float0 arguments passed through
+    from transforms import custom_vjp, float0, grad, vjp, vmap
+    g = grad(lambda x, i: x[i] * x[0], argnums=(0, 1), allow_int=True)
+    x = np.array([2.0, 3.0])
+    for i in (0, 1):
+        (ex, ei), (jx, ji) = g(x, i), jit(g)(x, i)
+        np.testing.assert_allclose(jx, ex)
+        assert ji.dtype == ei.dtype == float0 and ji.shape == ei.shape == ()
+    np.testing.assert_allclose(jit(g)(x, 1)[0], [3.0, 2.0])          # d(x0 x1) analytic
+    out = jit(lambda a, b: (a * 2, b, np.zeros((2, 3), float0)))(x, np.zeros(4, float0))
+    np.testing.assert_allclose(out[0], 2 * x)
+    assert [(o.dtype, o.shape) for o in out[1:]] == [(float0, (4,)), (float0, (2, 3))]
+    f = custom_vjp(lambda x, y: x)
+    f.defvjp(lambda x, y: (x, None), lambda _, z: (0.0, 1))
+    ct = jit(lambda n: vjp(f, 0.0, n)[1](1.0))(1)
+    assert float(ct[0]) == 0.0 and ct[1].dtype == float0
+    gs = vmap(jit(g), in_axes=(0, None))(np.stack([x, 2 * x]), 1)
+    np.testing.assert_allclose(gs[0], [[3.0, 2.0], [6.0, 4.0]])

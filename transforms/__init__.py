@@ -30,6 +30,8 @@ from transforms.core import (  # noqa: F401
     Trace,
     Tracer,
     TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
     UnexpectedTracerError,
     get_aval,
 )

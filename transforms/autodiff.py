@@ -70,7 +70,7 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = Fa
     p_leaves, in_tree = tree_flatten(tuple(primals))
     t_leaves, t_tree = tree_flatten(tuple(tangents))
     if in_tree != t_tree:
-        raise ValueError(f"jvp: primal and tangent structures differ: {in_tree} and {t_tree}")
+        raise TypeError(f"jvp: primal and tangent structures differ: {in_tree} and {t_tree}")
     ps = [_check_value(p, "jvp") for p in p_leaves]
     ts = []
     for p, t in zip(ps, t_leaves):
@@ -146,7 +146,12 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
             if get_aval(v).shape != aval.shape:
                 raise ValueError(f"vjp: cotangent shape {get_aval(v).shape} differs from "
                                  f"the output shape {aval.shape}")
-            cts.append(_in_tangent_dtype(v, aval, "vjp", "cotangent"))
+            if ad.is_differentiable(aval):
+                cts.append(_in_tangent_dtype(v, aval, "vjp", "cotangent"))
+            else:
+                # an integer/boolean output's cotangent is a float0 zero whatever its dtype,
+                # so that ``vjp_fn(primal_out)`` works (as JAX accepts)
+                cts.append(np.zeros(aval.shape, ad.float0))
         diff_cts = ad.backward_pass(linear.jaxpr, linear.consts, cts)
         it = iter(diff_cts)
         result = []
@@ -393,11 +398,21 @@ def _rows(stacked, lo, hi, lead_shape, tail_shape):
     return reshape(moveaxis(piece, 0, -1), lead_shape + tail_shape)
 
 
-def _check_jacobian_inputs(name, leaves, allow_int):
+def _check_jacobian_inputs(name, leaves, allow_int, holomorphic=False):
     """JAX's rule: Jacobians are taken with respect to floating or complex inputs; jacrev
-    also takes integer and boolean ones with ``allow_int`` (their blocks are float0)."""
+    also takes integer and boolean ones with ``allow_int`` (their blocks are float0).
+    jacfwd takes real inputs only (complex ones: holomorphic=True or jvp); with
+    ``holomorphic`` every input must be complex."""
     for leaf in leaves:
         dtype = get_aval(core.unwrap(leaf)).dtype
+        if holomorphic and dtype.kind != "c":
+            raise TypeError(f"{name} with holomorphic=True requires inputs with complex "
+                            f"dtype, but got {dtype}")
+        if dtype.kind == "c" and name == "jacfwd" and not holomorphic:
+            raise TypeError(f"jacfwd requires real-valued inputs (input dtype that is a "
+                            f"sub-dtype of np.floating), but got {dtype}. For holomorphic "
+                            "differentiation pass holomorphic=True; for non-holomorphic "
+                            "functions of complex inputs use jvp or jacrev.")
         if dtype.kind in "fc" or dtype.name == "bfloat16":
             continue
         if allow_int and dtype.kind in "biu":
@@ -421,7 +436,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         aux: list = []
         partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
         in_leaves, in_tree = tree_flatten(dargs)
-        _check_jacobian_inputs("jacfwd", in_leaves, False)
+        _check_jacobian_inputs("jacfwd", in_leaves, False, holomorphic)
         out = partial(*dargs)
         basis, offsets = _std_basis(in_leaves)
         if offsets[-1]:
@@ -450,11 +465,22 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         from transforms.batching import vmap
         single, nums = _argnums_tuple(argnums, len(args), "jacrev")
         dargs = tuple(args[i] for i in nums)
-        _check_jacobian_inputs("jacrev", tree_flatten(dargs)[0], allow_int)
+        _check_jacobian_inputs("jacrev", tree_flatten(dargs)[0], allow_int, holomorphic)
         aux: list = []
         partial = _partial_with_aux(fun, args, kwargs, nums, has_aux, aux)
         out, vjp_fn = vjp(partial, *dargs)
         out_leaves, out_tree = tree_flatten(out)
+        for leaf in out_leaves:      # JAX's rule on the outputs
+            kind = get_aval(core.unwrap(leaf)).dtype.kind
+            if holomorphic and kind != "c":
+                raise TypeError("jacrev with holomorphic=True requires outputs with "
+                                f"complex dtype, but got {get_aval(core.unwrap(leaf)).dtype}")
+            if kind == "c" and not holomorphic:
+                raise TypeError("jacrev requires real-valued outputs (output dtype that is "
+                                "a sub-dtype of np.floating), but got "
+                                f"{get_aval(core.unwrap(leaf)).dtype}. For holomorphic "
+                                "differentiation pass holomorphic=True; for non-holomorphic "
+                                "functions with complex outputs use vjp or jacfwd.")
         in_leaves = tree_flatten(dargs)[0]
         basis, offsets = _std_basis(out_leaves)
         if offsets[-1]:

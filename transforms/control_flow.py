@@ -12,6 +12,7 @@ error.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -297,9 +298,37 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
                         f"output type(s) [{got}]")
     (cond_j,), cconsts = _hoist_consts([cond.closed])
     (body_j,), bconsts = _hoist_consts([body.closed])
-    outs = while_p.bind(*cconsts, *bconsts, *vals, cond_jaxpr=cond_j, body_jaxpr=body_j,
-                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
+    cond_j, body_j, cconsts, bconsts, loop_vals, fixed = _while_fixed_to_consts(
+        cond_j, body_j, cconsts, bconsts, vals)
+    outs = iter(while_p.bind(*cconsts, *bconsts, *loop_vals, cond_jaxpr=cond_j,
+                             body_jaxpr=body_j, cond_nconsts=len(cconsts),
+                             body_nconsts=len(bconsts)))
+    outs = [vals[k] if k in fixed else next(outs) for k in range(len(vals))]
     return tree_unflatten(tree, _wrap_all(outs))
+
+
+def _while_fixed_to_consts(cond_j, body_j, cconsts, bconsts, vals):
+    """A carry the body returns unchanged becomes a constant of both the predicate and
+    the body (as :func:`_carry_to_consts` for ``scan``): the final value is the initial
+    one, unbatched where it was under ``vmap`` even when the predicate is batched.
+    Returns (cond jaxpr, body jaxpr, cond consts, body consts, loop carry, fixed set)."""
+    bj, nb, n = body_j.jaxpr, len(bconsts), len(vals)
+    fixed = {k for k in range(n) if bj.outvars[k] is bj.invars[nb + k]}
+    if not fixed or len(fixed) == n:
+        return cond_j, body_j, cconsts, bconsts, vals, set()
+    order = sorted(fixed) + [k for k in range(n) if k not in fixed]
+
+    def moved(closed, nk, outvars):
+        j = closed.jaxpr
+        carry = j.invars[nk:]
+        invars = j.invars[:nk] + [carry[k] for k in order]
+        return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, j.eqns), closed.consts)
+
+    fixed_vals = [vals[k] for k in sorted(fixed)]
+    new_body = moved(body_j, nb, [bj.outvars[k] for k in range(n) if k not in fixed])
+    new_cond = moved(cond_j, len(cconsts), cond_j.jaxpr.outvars)
+    return (new_cond, new_body, list(cconsts) + fixed_vals, list(bconsts) + fixed_vals,
+            [vals[k] for k in range(n) if k not in fixed], fixed)
 
 
 def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
@@ -309,9 +338,10 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
 
     ``xs`` is a pytree of arrays with equal leading sizes (or None, with ``length``).
     ``reverse=True`` runs from the last slice to the first (``ys`` keep their order).
-    Differences from JAX: ``unroll`` is accepted and ignored (XLA decides).
+    Differences from JAX: ``unroll`` is checked (a concrete int >= 0 or a bool) and
+    otherwise ignored (XLA decides).
     """
-    del unroll
+    _check_unroll(unroll)
     carry_vals, carry_tree, carry_avals = _operands(init)
     xs_vals, xs_tree, xs_avals = _operands(xs)
     for a in xs_avals:
@@ -364,6 +394,21 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
             tree_unflatten(body.out_trees[1], _wrap_all(outs)))
 
 
+def _check_unroll(unroll):
+    """JAX's rule for scan's ``unroll``: a concrete bool or non-negative int."""
+    u = core.concrete_or_error(unroll, "The `unroll` argument to `scan` (a concrete `int` "
+                               "or `bool` value)")
+    if isinstance(u, (bool, np.bool_)) or getattr(u, "dtype", None) == np.bool_:
+        return
+    try:
+        ok = operator.index(u) >= 0
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError(f"scan: `unroll` must be a `bool` or a non-negative `int`, got "
+                         f"{u!r}")
+
+
 def _carry_to_consts(jaxpr: ClosedJaxpr, fun, consts: list, carry_vals: list):
     """A carry the body returns unchanged never changes: it becomes a constant of the
     loop (as in JAX), so that the final carry is the initial value itself (unbatched
@@ -409,15 +454,21 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
 
     With concrete bounds this is a :func:`scan` (so reverse-mode differentiation works
     under jit too); with traced bounds a :func:`while_loop`. ``i`` has the dtype of the
-    bounds (int64 for Python ints).
+    bounds (int64 for Python ints), which must be equal unless one is a Python int.
+    ``unroll`` needs concrete bounds (as in JAX) and is otherwise ignored.
     """
-    del unroll
     lo, hi = _concrete_int(lower), _concrete_int(upper)
     a_lo, a_hi = (get_aval(core.unwrap(b)) for b in (lower, upper))
     if a_lo.weak_type != a_hi.weak_type:        # a Python int adopts the other's dtype
         dtype = a_hi.dtype if a_lo.weak_type else a_lo.dtype
+    elif not a_lo.weak_type and a_lo.dtype != a_hi.dtype:
+        raise TypeError(f"fori_loop: lower and upper arguments to fori_loop must have "
+                        f"equal types, got {a_lo.str_short()} and {a_hi.str_short()}")
     else:
         dtype = np.result_type(a_lo.dtype, a_hi.dtype)
+    if unroll is not None and unroll is not False and (lo is None or hi is None):
+        raise ValueError("fori_loop: can only use `unroll` if the loop bounds are "
+                         "statically known (concrete)")
     if dtype.kind not in "iu" or a_lo.shape or a_hi.shape:
         raise TypeError(f"fori_loop: lower and upper must be integer scalars, got "
                         f"{a_lo.str_short()} and {a_hi.str_short()}")

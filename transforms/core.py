@@ -334,6 +334,14 @@ class ConcretizationTypeError(TypeError):
     """A traced value was used where a concrete Python value is required."""
 
 
+class TracerBoolConversionError(ConcretizationTypeError):
+    """``bool()`` of a traced value (a Python ``if``/``while`` on an array)."""
+
+
+class TracerIntegerConversionError(ConcretizationTypeError):
+    """``operator.index()`` of a traced value (an array used as a Python index)."""
+
+
 class TracerArrayConversionError(TypeError):
     """A traced value was converted to a NumPy array."""
 
@@ -401,15 +409,16 @@ def check_alive(tracer: Tracer) -> None:
             "the transformed function instead.")
 
 
-def concrete_or_error(x, what: str = "The value"):
-    """The concrete NumPy value of ``x``; raises ConcretizationTypeError if it is traced."""
+def concrete_or_error(x, what: str = "The value", error=None):
+    """The concrete NumPy value of ``x``; raises ConcretizationTypeError (or its subclass
+    ``error``) if it is traced."""
     x = unwrap(x)
     if not isinstance(x, Tracer):
         return x
     check_alive(x)
     value = x.to_concrete()
     if value is None:
-        raise ConcretizationTypeError(
+        raise (error or ConcretizationTypeError)(
             f"{what} needs a concrete value, but got the traced array "
             f"{x.aval.str_short()} (under {type(x._trace).__name__}). {_FIX_HINT}")
     return value

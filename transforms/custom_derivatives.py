@@ -37,15 +37,33 @@ def bind_custom(kind: str, args: Sequence, params: dict):
     return params["call"](*args)     # traces without a rule see the plain function
 
 
+def _shape_of(x):
+    return get_aval(core.unwrap(x)).shape
+
+
 class _CustomBase:
-    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()):
         functools.update_wrapper(self, fun)
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
         try:
             self._signature = inspect.signature(fun)
         except (TypeError, ValueError):
             self._signature = None
+        nums = set(nondiff_argnums)
+        if isinstance(nondiff_argnames, str):
+            nondiff_argnames = (nondiff_argnames,)
+        if nondiff_argnames:
+            # names count by their position (calls bind keywords to positions first)
+            params = ([] if self._signature is None else
+                      [p.name for p in self._signature.parameters.values()
+                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
+            for name in nondiff_argnames:
+                if name not in params:
+                    raise ValueError(f"nondiff_argnames: {name!r} is not a positional "
+                                     f"parameter of {getattr(fun, '__name__', fun)}")
+                nums.add(params.index(name))
+        self.nondiff_argnums = tuple(sorted(nums))
 
     def _positional(self, args, kwargs):
         if not kwargs:
@@ -89,8 +107,9 @@ class custom_jvp(_CustomBase):
     ``f.defjvps(*per_argument_rules)`` with ``rule_i(g_i, ans, *args)``.
     """
 
-    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
-        super().__init__(fun, nondiff_argnums)
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()):
+        super().__init__(fun, nondiff_argnums, nondiff_argnames)
         self.jvp = None
 
     def defjvp(self, jvp: Callable) -> Callable:
@@ -133,6 +152,12 @@ class custom_jvp(_CustomBase):
             if t1 != t2:
                 raise TypeError(f"custom_jvp rule of {self.__name__} returned primal and "
                                 f"tangent outputs of different structure: {t1} and {t2}")
+            for o, t in zip(o_leaves, t_leaves):
+                if t is not None and _shape_of(o) != _shape_of(t):
+                    raise TypeError(f"custom_jvp rule of {self.__name__} must produce primal "
+                                    "and tangent outputs of equal shapes, but got a primal "
+                                    f"of shape {_shape_of(o)} and a tangent of shape "
+                                    f"{_shape_of(t)}")
             out_tree.append(t1)
             return [core.unwrap(x) for x in o_leaves], [core.unwrap(x) for x in t_leaves]
 
@@ -145,11 +170,15 @@ class custom_vjp(_CustomBase):
     ``fwd(*args) -> (out, residuals)`` and ``bwd(*nondiff, residuals, g) -> tuple`` of
     one cotangent per differentiable argument (residuals may be any pytree)."""
 
-    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
-        super().__init__(fun, nondiff_argnums)
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()):
+        super().__init__(fun, nondiff_argnums, nondiff_argnames)
         self.fwd = self.bwd = None
 
-    def defvjp(self, fwd: Callable, bwd: Callable) -> None:
+    def defvjp(self, fwd: Callable, bwd: Callable, optimize_remat: bool = False) -> None:
+        """Set the rules (``optimize_remat``, a JAX memory optimisation, is accepted and
+        has no effect)."""
+        del optimize_remat
         self.fwd, self.bwd = fwd, bwd
 
     def __call__(self, *args, **kwargs):

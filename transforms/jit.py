@@ -76,7 +76,8 @@ def _as_input(x, aval):
     """A value ready for XLA: arrays and device buffers pass as they are, scalars get
     their dtype."""
     if type(x) is np.ndarray and x.dtype == aval.dtype or runtime.is_device_buffer(x):
-        return x
+        return x if aval.dtype.itemsize or aval.dtype.kind != "V" else \
+            np.zeros(aval.shape, np.bool_)      # float0: carried as bool
     return np.asarray(x, dtype=aval.dtype)
 
 
@@ -185,10 +186,14 @@ class _Entry:
     """What one input signature of a jitted function traced to."""
 
     __slots__ = ("closed", "out_tree", "name", "consts", "in_avals", "single_output",
-                 "fun", "_exe", "_const_args", "_fastpath")
+                 "fun", "_exe", "_const_args", "_fastpath", "_run_consts")
 
     def __init__(self, closed, out_tree, name, consts, fun):
         self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
+        # the constants as the executable takes them (float0 ones carried as bool)
+        self._run_consts = [np.zeros(c.shape, np.bool_) if type(c) is np.ndarray
+                            and c.dtype.kind == "V" and not c.dtype.itemsize else c
+                            for c in consts]
         self.fun = fun
         self.in_avals = closed.in_avals[len(consts):]
         self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF
@@ -211,14 +216,15 @@ class _Entry:
             return None
         if any(a.dtype in runtime.TRANSPORT_DTYPES for a in self.in_avals):
             return None
-        if not all(type(c) is np.ndarray or runtime.is_device_buffer(c) for c in self.consts):
+        if not all(type(c) is np.ndarray or runtime.is_device_buffer(c)
+                   for c in self._run_consts):
             return None
         n_out = self.out_tree.num_leaves
         treedef = runtime.output_treedef(
             tree_unflatten(self.out_tree, [_Result(i) for i in range(n_out)]))
         if treedef is None:
             return None
-        return runtime.fastpath_data(exe, self.consts, len(self.in_avals), treedef)
+        return runtime.fastpath_data(exe, self._run_consts, len(self.in_avals), treedef)
 
     def run(self, vals, prepared: bool = False):
         """Run the executable on concrete values (``prepared``: NumPy arrays of the right
@@ -228,7 +234,7 @@ class _Entry:
         if not prepared:
             vals = map(_as_input, vals, self.in_avals)
         exe = self._exe
-        bufs = exe.execute([*self.consts, *vals, *self._const_args]
+        bufs = exe.execute([*self._run_consts, *vals, *self._const_args]
                            if self.consts or self._const_args else vals)
         values = exe.results(bufs)
         if self.single_output:
@@ -244,6 +250,8 @@ _UNSET = object()
 
 class Jitted:
     """A function compiled with XLA on first call for each input signature."""
+
+    _inline = False      # jit(inline=True): under a transformation, trace ``fun`` inline
 
     def __init__(self, fun: Callable, static_argnums, static_argnames, donate_argnums):
         functools.update_wrapper(self, fun)
@@ -355,8 +363,8 @@ class Jitted:
                 entry = self._fast_cache.get(fast[0])
                 if entry is not None and not _disabled():
                     return entry.run(fast[1], prepared=True)
-        if _disabled():
-            return self.fun(*args, **kwargs)
+        if _disabled() or self._inline and not core.is_eager():
+            return self.fun(*args, **kwargs)       # inline=True: traced into the caller
         entry, vals = self._lookup(args, kwargs)
         if core.is_eager() and not any(isinstance(v, Tracer) for v in vals):
             if self._cpp is None:
@@ -535,7 +543,8 @@ class Compiled:
 
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Sequence[str] = (),
-        donate_argnums: int | Sequence[int] = ()) -> Any:
+        donate_argnums: int | Sequence[int] = (), donate_argnames=(),
+        inline: bool = False, keep_unused: bool = False) -> Any:
     """Compile ``fun`` with XLA: traced once per input signature, then run compiled.
 
     Arguments may be pytrees of arrays and scalars; ``static_argnums``/``static_argnames``
@@ -544,13 +553,23 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     raises a ConcretizationTypeError: use ``xnp.where``, ``cond``, or mark the argument
     static. Usable as a decorator, with or without arguments.
 
+    ``inline=True``: called under a transformation (inside another jit, make_jaxpr, ...)
+    ``fun`` is traced into the caller instead of staying one ``jit`` equation.
+
     Differences from JAX: ``donate_argnums`` is accepted and validated, but buffers are not
-    donated (results never alias arguments).
+    donated (results never alias arguments); ``donate_argnames`` and ``keep_unused`` are
+    accepted and have no effect.
     """
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames,
-                                 donate_argnums=donate_argnums)
+                                 donate_argnums=donate_argnums,
+                                 donate_argnames=donate_argnames, inline=inline,
+                                 keep_unused=keep_unused)
     if not callable(fun):
         raise TypeError(f"jit: expected a callable, got {type(fun).__name__}")
-    return Jitted(fun, static_argnums, static_argnames, donate_argnums)
+    del donate_argnames, keep_unused
+    jitted = Jitted(fun, static_argnums, static_argnames, donate_argnums)
+    if inline:
+        jitted._inline = True
+    return jitted

@@ -157,7 +157,7 @@ def _dispatchable(args, entry) -> bool:
 def _native(signature) -> bool:
     """Whether a fast-path signature's arrays are all in native byte order (the fast path
     hands values to XLA unconverted)."""
-    return all(dt.isnative for _, dt in signature)
+    return all(dt.isnative and dt.kind != "V" for _, dt in signature)   # not float0
 
 
 def _wrap_buffer(buf):

@@ -38,8 +38,13 @@ _ELEMENT_TYPES = {
 }
 
 
+_FLOAT0 = np.dtype([("float0", "V")])     # transforms.float0: carried as i1 (no data)
+
+
 def element_type(dtype) -> str:
     name = np.dtype(dtype).name
+    if name == "void" and np.dtype(dtype) == _FLOAT0:
+        return "i1"
     try:
         return _ELEMENT_TYPES[name]
     except KeyError:
@@ -153,6 +158,9 @@ class LoweringContext:
     def constant(self, value, dtype=None) -> Value:
         """A constant: scalars inline; arrays become arguments of ``@main``."""
         value = np.asarray(value, dtype=dtype)
+        if value.dtype == _FLOAT0:   # float0 zeros hold no data: a false i1, typed float0
+            v = self.full(value.shape, False, np.bool_)
+            return Value(v.name, v.shape, _FLOAT0)
         if value.ndim == 0 or value.size <= 1:
             return self.op("stablehlo.constant", [], (value.shape, value.dtype),
                            {"value": dense_attr(value)})

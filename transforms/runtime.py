@@ -238,7 +238,9 @@ def to_numpy(buf) -> np.ndarray:
 
 # Dtypes DLPack (and so NumPy) cannot exchange, and the same-width type that carries their
 # bits out of a compiled program instead.
-TRANSPORT_DTYPES = {np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16)}
+TRANSPORT_DTYPES = {np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16),
+                    # float0 (gradients of integer inputs) has no data: carried as bool
+                    np.dtype([("float0", "V")]): np.dtype(np.bool_)}
 
 
 class Executable:
@@ -282,7 +284,8 @@ class Executable:
         else:
             outs = [_host_copy(b) for b in buffers]
         if self._needs_view:
-            outs = [o.view(d) if o.dtype != d else o for o, d in zip(outs, self.out_dtypes)]
+            outs = [o if o.dtype == d else o.view(d) if d.itemsize else np.zeros(o.shape, d)
+                    for o, d in zip(outs, self.out_dtypes)]
         return outs
 
     def __call__(self, *args) -> list:

@@ -18,7 +18,13 @@ import copy as _copy
 import numpy as np
 
 from transforms import core
-from transforms.core import Tracer, concrete_number_or_error, concrete_or_error
+from transforms.core import (
+    Tracer,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    concrete_number_or_error,
+    concrete_or_error,
+)
 
 _new_handle = object.__new__
 
@@ -172,11 +178,12 @@ class ndarray:
     def __dlpack_device__(self):
         return (1, 0)   # kDLCPU
 
-    def _concrete(self, what):
-        return concrete_or_error(self._value, what)
+    def _concrete(self, what, error=None):
+        return concrete_or_error(self._value, what, error)
 
     def __bool__(self):
-        return builtins.bool(self._concrete("bool(x) (a Python `if` or `while` on an array)"))
+        return builtins.bool(self._concrete("bool(x) (a Python `if` or `while` on an array)",
+                                            TracerBoolConversionError))
 
     def __int__(self):
         return int(self._concrete("int(x)"))
@@ -207,7 +214,8 @@ class ndarray:
         return round_(self, ndigits)
 
     def __index__(self):
-        v = np.asarray(self._concrete("operator.index(x) (an array used as an index)"))
+        v = np.asarray(self._concrete("operator.index(x) (an array used as an index)",
+                                      TracerIntegerConversionError))
         if v.dtype.kind not in "iu" or v.ndim:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(v)

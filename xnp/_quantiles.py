@@ -284,8 +284,9 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, percent, skip_na
         r = quantile_p.bind(strong_v(a), qv, name=name, axis=axis, method=method,
                             keepdims=bool(keepdims))
         return _kept_0d(_store_broadcast(r, out, name), keepdims)
+    # NumPy's weighted path returns a 0-d array, never a scalar, for a 0-d result
     return _kept_0d(_store_broadcast(_quantile_values(
-        name, a, q, axis, method, keepdims, weights, percent, skip_nan), out, name), keepdims)
+        name, a, q, axis, method, keepdims, weights, percent, skip_nan), out, name), True)
 
 
 def _store_broadcast(r, out, name):

@@ -89,7 +89,8 @@ def _resolve(a, s, axes, invreal=False):
     """Axes in range and lengths checked, ``None`` lengths replaced by the 1-D default."""
     nd = a.ndim
     out_axes, out_s = [], []
-    for i, (ax, n) in enumerate(zip(axes, s)):
+    # checked last axis first, the order NumPy transforms (and so validates) them in
+    for i, (ax, n) in reversed(list(enumerate(zip(axes, s)))):
         if not -nd <= ax < nd:
             raise AxisError(ax, nd)
         ax %= nd
@@ -98,8 +99,8 @@ def _resolve(a, s, axes, invreal=False):
         n = operator.index(n)
         if n < 1:
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
-        out_axes.append(ax)
-        out_s.append(n)
+        out_axes.insert(0, ax)
+        out_s.insert(0, n)
     return tuple(out_axes), tuple(out_s)
 
 
@@ -167,10 +168,10 @@ def fftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     a = xnp.asarray(a)
     s, axes = _cook_nd_args(a, s, axes)
     if not axes:
-        return _store(a, out)
+        return a               # NumPy transforms nothing and leaves out alone
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
     axes, s = _resolve(a, s, axes)
-    _check_out_steps(a.shape, axes, s, out)
+    _check_out_steps(a.shape, axes, s, out, dtype=_complex_dtype(a.dtype))
     a = _complex_input(a)
     if _repeated(axes):        # NumPy transforms axis by axis, the last first
         for ax, n in reversed(list(zip(axes, s))):
@@ -185,10 +186,10 @@ def ifftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     a = xnp.asarray(a)
     s, axes = _cook_nd_args(a, s, axes)
     if not axes:
-        return _store(a, out)
+        return a               # NumPy transforms nothing and leaves out alone
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
     axes, s = _resolve(a, s, axes)
-    _check_out_steps(a.shape, axes, s, out)
+    _check_out_steps(a.shape, axes, s, out, dtype=_complex_dtype(a.dtype), name="ifft")
     a = _complex_input(a)
     if _repeated(axes):
         for ax, n in reversed(list(zip(axes, s))):
@@ -206,9 +207,11 @@ def rfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
     if not axes:
         raise IndexError("rfftn needs at least one axis")
     rd, norm = _real_dtype(a.dtype), _check_norm(norm)
-    axes, s = _resolve(a, s, axes)
-    _check_out_steps(a.shape, axes, s, out, half_last=True)
+    _resolve(a, s[-1:], axes[-1:])     # NumPy rejects complex input after the last axis's checks
     a = _real_input(a)
+    axes, s = _resolve(a, s, axes)
+    _check_out_steps(a.shape, axes, s, out, half_last=True, dtype=_complex_dtype(a.dtype),
+                     name="rfft")
     if _repeated(axes):        # rfft on the last axis, then fft on the others
         a = _transform(a, axes[-1:], s[-1:], s[-1:], "RFFT", norm, True, 0, rd)
         for ax, n in reversed(list(zip(axes[:-1], s[:-1]))):
@@ -236,7 +239,7 @@ def irfftn(a, s=None, axes=None, norm=None, out=None) -> ndarray:
         axes, s = axes[-1:], s[-1:]
     in_lengths = (*s[:-1], s[-1] // 2 + 1)
     r = _transform(a, axes, in_lengths, s, "IRFFT", norm, False, 0, rd)
-    return _store(r.astype(np.float16) if half else r, out, "irfft")
+    return _store(r.astype(np.float16) if half else r, out, "irfft", axes[-1])
 
 
 def _one_axis(fn, a, n, axis, norm, out):
@@ -295,15 +298,26 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None) -> ndarray:
 def hfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
     """The FFT of a Hermitian-symmetric signal given by its first half (real output),
     as :func:`numpy.fft.hfft`."""
-    return irfft(xnp.conj(xnp.asarray(a)), n, axis, _swap(_check_norm(norm)), out)
+    a = xnp.asarray(a)
+    _default_length_axis(a, n, axis)
+    return irfft(xnp.conj(a), n, axis, _swap(_check_norm(norm)), out)
+
+
+def _default_length_axis(a, n, axis):
+    """NumPy's hfft and ihfft read ``a.shape[axis]`` for a default ``n`` before checking
+    ``norm``: an out-of-range axis is an IndexError first."""
+    if n is None and not -a.ndim <= operator.index(axis) < a.ndim:
+        raise AxisError(axis, a.ndim)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None) -> ndarray:
     """The inverse of :func:`hfft`, as :func:`numpy.fft.ihfft`."""
+    a = xnp.asarray(a)
+    _default_length_axis(a, n, axis)
     r = rfft(a, n, axis, _swap(_check_norm(norm)))
     if out is not None:
         _check_out(out)
-    return _store(xnp.conj(r), out, "rfft")
+    return _store(xnp.conj(r), out, "rfft", operator.index(axis))
 
 
 def _check_n(n, negative_ok=False):
@@ -360,12 +374,20 @@ def _check_out(out):
         raise TypeError("return arrays must be of ArrayType")
 
 
-def _check_out_steps(shape, axes, s, out, half_last=False):
+def _check_out_steps(shape, axes, s, out, half_last=False, dtype=None, name="fft"):
     """NumPy writes every 1-D step of an n-dimensional transform into ``out``: each
-    step's shape (the last axis first) must be ``out``'s."""
+    step's shape (the last axis first) must be ``out``'s. As in NumPy's gufunc, a wrong
+    length of the first step's transformed axis comes first, then a result ``dtype``
+    that ``out`` cannot take (TypeError), then any other shape mismatch."""
     if out is None:
         return
     _check_out(out)
+    n_last = s[-1] // 2 + 1 if half_last else s[-1]
+    if out.ndim != len(shape) or out.shape[axes[-1]] != n_last:
+        raise ValueError("output array has wrong shape.")
+    if dtype is not None and not np.can_cast(dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {np.dtype(dtype)!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")
     shape = list(shape)
     for i in reversed(range(len(axes))):
         shape[axes[i]] = s[i] // 2 + 1 if half_last and i == len(axes) - 1 else s[i]
@@ -373,12 +395,19 @@ def _check_out_steps(shape, axes, s, out, half_last=False):
             raise ValueError("output array has wrong shape.")
 
 
-def _store(result, out, name="fft"):
+def _store(result, out, name="fft", axis=None):
     """``result`` written into ``out`` (same shape; same-kind casting), as NumPy's
-    ``out=``; ``result`` itself without ``out``."""
+    ``out=``; ``result`` itself without ``out``. With the last transformed ``axis``
+    given, checks in NumPy's gufunc order: ``out``'s dimensions and that axis's length,
+    then the casting, then the other lengths."""
     if out is None:
         return result
     _check_out(out)
+    if axis is not None and (out.ndim != result.ndim or out.shape[axis] != result.shape[axis]):
+        raise ValueError("output array has wrong shape.")
+    if axis is not None and not np.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")
     if tuple(out.shape) != tuple(result.shape):
         raise ValueError("output array has wrong shape.")
     if not np.can_cast(result.dtype, out.dtype, "same_kind"):

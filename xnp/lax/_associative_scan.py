@@ -20,7 +20,8 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
         leaves have the same (batched) shapes: it is applied elementwise along ``axis``
         to slices of ``elems``.
     elems : pytree of arrays
-        Each leaf has the same length along ``axis``.
+        Each leaf has the same length along ``axis`` (leaves may differ in rank;
+        a negative ``axis`` counts from the first leaf's last dimension).
     reverse : bool, optional
         Scan from the end: ``result[i]`` combines ``elems[i:]``.
     axis : int, optional
@@ -47,10 +48,11 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     ndim = leaves[0].ndim
     if ndim == 0:
         raise ValueError("associative_scan: elems must have at least one dimension")
+    # the axis is taken relative to the first leaf; leaves may differ in rank (JAX's rule)
     ax = axis + ndim if axis < 0 else axis
-    if not 0 <= ax < ndim or any(x.ndim != ndim for x in leaves):
-        raise ValueError(f"associative_scan: axis {axis} out of range, or leaves of "
-                         "different ranks")
+    if not 0 <= ax < ndim or any(x.ndim <= ax for x in leaves):
+        raise ValueError(f"associative_scan: axis {axis} out of range for leaves of "
+                         f"shapes {[x.shape for x in leaves]}")
     n = leaves[0].shape[ax]
     if any(x.shape[ax] != n for x in leaves):
         raise ValueError("associative_scan: every leaf must have the same length along "

@@ -58,8 +58,8 @@ def linalg_dtype(*values) -> np.dtype:
     for dt in dts:
         if dt == np.float16 or dt.kind not in "biufc":
             raise TypeError(f"array type {dt} is unsupported in linalg")
-    dt = np.result_type(*dts)
-    return np.dtype(np.float64) if dt.kind in "biu" else dt
+    # each integer or boolean input counts as float64 on its own (float32 + int: double)
+    return np.result_type(np.float32, *(np.float64 if dt.kind in "biu" else dt for dt in dts))
 
 
 def _matrix(a, name: str):
@@ -67,6 +67,13 @@ def _matrix(a, name: str):
     if get_aval(v).ndim < 2:
         raise LinAlgError(f"{get_aval(v).ndim}-dimensional array given. Array must be at "
                           "least two-dimensional")
+    return v
+
+
+def _hermitian_square(v, hermitian):
+    """Hermitian input must be square, checked before the dtype as NumPy does."""
+    if hermitian and get_aval(v).shape[-1] != get_aval(v).shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
     return v
 
 
@@ -391,7 +398,7 @@ def eig(a) -> EigResult:
     :func:`numpy.linalg.eig`. Concrete real input whose eigenvalues are all real gives
     real arrays, as in NumPy; traced values (grad, vmap, jit) always give complex ones,
     as in JAX, since their dtype cannot depend on the values."""
-    av = _square(a, "eig")
+    av = _square(_finite_before_dtype(a), "eig")
     w, v = lax.eig_p.bind(av)
     if _all_real(av, w):
         w, v = lax.real_p.bind(w), lax.real_p.bind(v)
@@ -401,9 +408,18 @@ def eig(a) -> EigResult:
 def eigvals(a) -> ndarray:
     """Eigenvalues of general square matrices, as :func:`numpy.linalg.eigvals` (real or
     complex as described in :func:`eig`)."""
-    av = _square(a, "eigvals")
+    av = _square(_finite_before_dtype(a), "eigvals")
     w = eigvals_p.bind(av)
     return wrap(lax.real_p.bind(w) if _all_real(av, w) else w)
+
+
+def _finite_before_dtype(a):
+    """As NumPy's eig: a concrete float16 matrix with NaN or inf is a LinAlgError."""
+    v = raw(a) if isinstance(a, ndarray) else a
+    if isinstance(v, np.ndarray) and v.dtype == np.float16 and v.ndim >= 2 and \
+            v.shape[-1] == v.shape[-2] and not np.isfinite(v).all():
+        raise LinAlgError("Array must not contain infs or NaNs")
+    return a
 
 
 eigvals_p = CompositePrimitive(
@@ -419,7 +435,7 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
     ``hermitian=True`` it comes from ``eigh`` as NumPy's does (singular values are the
     eigenvalues' magnitudes, in decreasing order; ``full_matrices`` is then ignored).
     Derivatives need ``full_matrices=False`` or square matrices."""
-    av = _matrix(a, "svd")
+    av = _hermitian_square(_matrix(a, "svd"), hermitian)
     av = cast_v(av, linalg_dtype(av))
     if hermitian:
         return _hermitian_svd(wrap(av), compute_uv)
@@ -472,9 +488,11 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_NO_VALUE) -> ndarray:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     av = _matrix(a, "pinv")
     shape = get_aval(av).shape
+    if rcond is None and rtol is None:      # eps of the input's dtype: ValueError for ints
+        np.finfo(get_aval(av).dtype)
     if 0 in shape[-2:]:         # NumPy keeps the input's dtype here
         return xnp.zeros((*shape[:-2], shape[-1], shape[-2]), get_aval(av).dtype)
-    av = wrap(cast_v(av, linalg_dtype(av)))
+    av = wrap(cast_v(_hermitian_square(av, hermitian), linalg_dtype(av)))
     if rcond is None:
         rcond = (1e-15 if rtol is _NO_VALUE else rtol if rtol is not None else
                  _default_rtol(shape, _real_dtype(av.dtype)))
@@ -495,7 +513,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
         if not isinstance(raw(nonzero), Tracer):
             return int(bool(nonzero))       # NumPy returns a Python int here
         return nonzero.astype(np.int64)
-    A = A.astype(linalg_dtype(raw(A)))
+    A = A.astype(linalg_dtype(_hermitian_square(raw(A), hermitian)))
     s = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         r = rtol if rtol is not None else _default_rtol(A.shape, _real_dtype(A.dtype))

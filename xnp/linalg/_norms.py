@@ -116,7 +116,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False) -> ndarray:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (
                 not isinstance(ord, str) and ord == 2 and nd == 1):
             r = _two_norm(xnp.ravel(x), 0, False)
-            return xnp.reshape(r, (1,) * nd) if keepdims else r
+            return xnp.reshape(r, (1,) * nd) if keepdims and nd else r   # 0-d: a scalar
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
         try:
@@ -164,7 +164,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> ndarray:
     else:
         y, along = x, axis
     r = norm(y, ord=ord, axis=along)
-    if keepdims:
+    if keepdims and shape:     # a 0-d input's norm stays a scalar, as in NumPy
         for i in normalize_axis_tuple(tuple(range(len(shape))) if axis is None else axis,
                                       len(shape), repeated="repeated axis"):
             shape[i] = 1

@@ -134,7 +134,13 @@ class Basis(Recurrence):
             than the power basis, this is one contraction with a static tensor
             (NumPy runs a recurrence), so results agree to rounding.
         """
-        return pu.trimseq(self._product(*pu.as_series([c1, c2])))
+        c1, c2 = pu.as_series([c1, c2])
+        out = self._product(c1, c2)
+        if self.prefix not in ("poly", "cheb") and min(c1.shape[0], c2.shape[0]) == 1:
+            # NumPy's recurrence adds a double-precision zero series when one factor is a
+            # constant, so single-precision input comes back in double precision
+            out = out.astype(np.result_type(out.dtype, np.float64))
+        return pu.trimseq(out)
 
     def _product(self, c1: ndarray, c2: ndarray) -> ndarray:
         if self.power:
@@ -355,6 +361,8 @@ class Basis(Recurrence):
         iaxis = pu._normalize_axis(iaxis, c.ndim)
         if cnt == 0:
             return c
+        if c.shape[iaxis] == 0:     # NumPy's recurrence reads the first coefficient
+            raise IndexError("index 0 is out of bounds: no coefficients to integrate")
         dtype = c.dtype
         c = xnp.moveaxis(c, iaxis, 0)
         for const in k + [0] * (cnt - len(k)):
