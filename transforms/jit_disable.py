@@ -59,7 +59,9 @@ _direct_classes: weakref.WeakSet = weakref.WeakSet()
 def _install_direct_call(f) -> None:
     """Make the jitted function ``f`` (whose ``_cpp`` dispatcher exists) call it directly."""
     direct = staticmethod(f._cpp)
-    cls = type(type(f).__name__, (type(f),), {"_direct_call": direct})
+    base = type(f)
+    cls = type(base.__name__, (base,), {"_direct_call": direct, "__module__": base.__module__,
+                                        "__qualname__": base.__qualname__})
     with _disabled_lock:
         f.__class__ = cls
         _direct_classes.add(cls)
