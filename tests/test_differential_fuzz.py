@@ -410,3 +410,21 @@ def test_casting_no_equiv_with_python_scalars():
         for v in (2, -7, 2 ** 64 - 1, 2.5, True):
             for casting in ("no", "equiv"):
                 same(_quiet(lambda m: getattr(m, name)(v, casting=casting)))
+
+
+def test_complex_nanmax_nanmin_of_all_nan_slices_keep_the_first_nan_element():
+    # NumPy's fmax/fmin reductions return the first NaN of an all-NaN complex slice
+    # (nan+3j stays nan+3j), not a fresh NaN.
+    rows = np.array([[complex(np.nan, 1), 1 + 1j], [complex(np.nan, 3), complex(np.nan, 4)],
+                     [complex(1, np.nan), complex(np.nan, np.nan)]])
+    for name in ("nanmax", "nanmin"):
+        for axis in (None, 0, 1):
+            for keepdims in (False, True):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    want = getattr(np, name)(rows, axis=axis, keepdims=keepdims)
+                    got = getattr(xnp, name)(xnp.asarray(rows), axis=axis, keepdims=keepdims)
+                assert np.asarray(got).dtype == want.dtype and np.shape(got) == np.shape(want)
+                # compare real and imaginary parts bit for bit, NaN payloads included
+                np.testing.assert_array_equal(np.atleast_1d(np.asarray(got)).view(float),
+                                              np.atleast_1d(want).view(float))

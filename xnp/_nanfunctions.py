@@ -182,7 +182,14 @@ def _nan_extremum(name, ufunc_name, prim, combine, fill, a, axis, out, keepdims,
                          keepdims)
         if concrete_any(all_nan):
             warn("All-NaN slice encountered")
-        r = lax.select_n_p.bind(all_nan, r, cast_v(np.nan, aval.dtype))
+        if aval.dtype.kind == "c":
+            # NumPy's fmax/fmin keep the first NaN of an all-NaN slice (nan+1j stays
+            # nan+1j): the NaN-propagating extremum of the original values is that element
+            nan = extremum_v(name, ufunc_name, prim, combine, strong_v(a), axis, keepdims,
+                             None, where)
+        else:
+            nan = cast_v(np.nan, aval.dtype)
+        r = lax.select_n_p.bind(all_nan, r, nan)
     return store(r, out, name)
 
 
