@@ -290,7 +290,7 @@ def test_while_loop_errors():
         while_loop(lambda c: c, lambda c: c - 1, 3.0)
     with pytest.raises(TypeError, match="same types"):
         while_loop(lambda c: c < 3, lambda c: (c + 1).astype(np.float32), np.float64(0))
-    with pytest.raises(TypeError, match="integer scalars"):
+    with pytest.raises(TypeError, match="equal types"):     # a float and an int, as JAX
         fori_loop(0.0, 3, lambda i, v: v, 0.0)
 
 
@@ -521,3 +521,26 @@ def test_scan_and_fori_loop_check_unroll_and_bound_types_as_jax():
     with pytest.raises(ValueError, match="unroll"):
         jit(lambda n: fori_loop(0, n, lambda i, c: c + 1, 0.0, unroll=3))(10)
     assert float(jit(lambda n: fori_loop(0, n, lambda i, c: c + i, 0.0))(5)) == 10.0
+
+
+def test_fori_loop_with_float_bounds_matches_a_python_loop():
+    # As in JAX: the index starts at lower and steps by one; concrete bounds run
+    # int(upper) - int(lower) steps, traced ones while the index is below upper.
+    def python_loop(lo, steps, x):
+        v, i = 1.0, lo
+        for _ in range(steps):
+            v, i = v * x + i, i + 1.0
+        return v
+    body = lambda x: (lambda i, v: v * x + i)  # noqa: E731
+    for lo, hi in ((0.0, 3.0), (0.5, 3.2), (2.0, 1.0)):
+        want = python_loop(lo, max(int(hi) - int(lo), 0), 1.5)
+        np.testing.assert_allclose(fori_loop(lo, hi, body(1.5), 1.0), want, rtol=1e-15)
+        eps = 1e-6
+        fd = (python_loop(lo, max(int(hi) - int(lo), 0), 1.5 + eps) -
+              python_loop(lo, max(int(hi) - int(lo), 0), 1.5 - eps)) / (2 * eps)
+        np.testing.assert_allclose(grad(lambda x: fori_loop(lo, hi, body(x), 1.0))(1.5), fd,
+                                   rtol=1e-7)
+    traced = jit(lambda lo, hi: fori_loop(lo, hi, body(1.5), 1.0))
+    np.testing.assert_allclose(traced(0.5, 3.2), python_loop(0.5, 3, 1.5), rtol=1e-15)
+    with pytest.raises(TypeError, match="integer or float"):
+        fori_loop(np.complex128(0), np.complex128(2), body(1.5), 1.0)

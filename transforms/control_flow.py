@@ -455,13 +455,17 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     With concrete bounds this is a :func:`scan` (so reverse-mode differentiation works
     under jit too); with traced bounds a :func:`while_loop`. ``i`` has the dtype of the
     bounds (int64 for Python ints), which must be equal unless one is a Python int.
-    ``unroll`` needs concrete bounds (as in JAX) and is otherwise ignored.
+    Float bounds work as in JAX: ``i`` starts at ``lower`` and steps by 1, for
+    ``int(upper) - int(lower)`` steps when the bounds are concrete, while ``i < upper``
+    when they are traced. ``unroll`` needs concrete bounds (as in JAX) and is otherwise
+    ignored.
     """
     lo, hi = _concrete_int(lower), _concrete_int(upper)
     a_lo, a_hi = (get_aval(core.unwrap(b)) for b in (lower, upper))
     if a_lo.weak_type != a_hi.weak_type:        # a Python int adopts the other's dtype
         dtype = a_hi.dtype if a_lo.weak_type else a_lo.dtype
-    elif not a_lo.weak_type and a_lo.dtype != a_hi.dtype:
+    elif a_lo.dtype != a_hi.dtype and (not a_lo.weak_type or
+                                       a_lo.dtype.kind != a_hi.dtype.kind):
         raise TypeError(f"fori_loop: lower and upper arguments to fori_loop must have "
                         f"equal types, got {a_lo.str_short()} and {a_hi.str_short()}")
     else:
@@ -469,9 +473,9 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     if unroll is not None and unroll is not False and (lo is None or hi is None):
         raise ValueError("fori_loop: can only use `unroll` if the loop bounds are "
                          "statically known (concrete)")
-    if dtype.kind not in "iu" or a_lo.shape or a_hi.shape:
-        raise TypeError(f"fori_loop: lower and upper must be integer scalars, got "
-                        f"{a_lo.str_short()} and {a_hi.str_short()}")
+    if dtype.kind not in "iuf" or a_lo.shape or a_hi.shape:
+        raise TypeError(f"fori_loop: lower and upper must be integer or float scalars, "
+                        f"got {a_lo.str_short()} and {a_hi.str_short()}")
     if lo is not None and hi is not None:
         def step(carry, _):
             i, val = carry
