@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import numpy as np
-
 from transforms import core
 from transforms.core import ShapedArray, Trace, Tracer, get_aval
 from transforms.jaxpr import Literal, StagingTrace, StagingTracer
@@ -59,7 +57,7 @@ class Zero:
 _new_zero = object.__new__
 
 
-float0 = np.dtype([("float0", np.void, 0)])
+float0 = core.float0
 
 
 def tangent_aval(aval: ShapedArray) -> ShapedArray:

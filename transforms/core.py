@@ -99,6 +99,9 @@ def dtype_short_name(dtype: np.dtype) -> str:
 
 _new_object = object.__new__
 
+# The dtype of the tangents of integer and boolean values (JAX's float0): it holds no data.
+float0 = np.dtype([("float0", np.void, 0)])
+
 
 def _strong_aval(shape: tuple, dtype: np.dtype) -> ShapedArray:
     """A ShapedArray from an already-normalised shape and dtype (the hot path)."""

@@ -76,9 +76,14 @@ def _as_input(x, aval):
     """A value ready for XLA: arrays and device buffers pass as they are, scalars get
     their dtype."""
     if type(x) is np.ndarray and x.dtype == aval.dtype or runtime.is_device_buffer(x):
-        return x if aval.dtype.itemsize or aval.dtype.kind != "V" else \
-            np.zeros(aval.shape, np.bool_)      # float0: carried as bool
+        return _carried(x)
     return np.asarray(x, dtype=aval.dtype)
+
+
+def _carried(x):
+    """``x`` as the executable takes it: a float0 array (no data) as false bools."""
+    return np.zeros(x.shape, np.bool_) if type(x) is np.ndarray and \
+        x.dtype == core.float0 else x
 
 
 def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, fun=None):
@@ -191,9 +196,7 @@ class _Entry:
     def __init__(self, closed, out_tree, name, consts, fun):
         self.closed, self.out_tree, self.name, self.consts = closed, out_tree, name, consts
         # the constants as the executable takes them (float0 ones carried as bool)
-        self._run_consts = [np.zeros(c.shape, np.bool_) if type(c) is np.ndarray
-                            and c.dtype.kind == "V" and not c.dtype.itemsize else c
-                            for c in consts]
+        self._run_consts = [_carried(c) for c in consts]
         self.fun = fun
         self.in_avals = closed.in_avals[len(consts):]
         self.single_output = out_tree.num_leaves == 1 and out_tree == _LEAF

@@ -155,9 +155,9 @@ def _dispatchable(args, entry) -> bool:
 
 
 def _native(signature) -> bool:
-    """Whether a fast-path signature's arrays are all in native byte order (the fast path
-    hands values to XLA unconverted)."""
-    return all(dt.isnative and dt.kind != "V" for _, dt in signature)   # not float0
+    """Whether a fast-path signature's arrays can go to XLA unconverted, as the fast path
+    hands them: in native byte order, and not float0 (carried as bool)."""
+    return all(dt.isnative and dt != core.float0 for _, dt in signature)
 
 
 def _wrap_buffer(buf):

@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from transforms import core
 from transforms.core import ShapedArray, unwrap
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, Literal, trace_to_jaxpr
 
@@ -38,7 +39,7 @@ _ELEMENT_TYPES = {
 }
 
 
-_FLOAT0 = np.dtype([("float0", "V")])     # transforms.float0: carried as i1 (no data)
+_FLOAT0 = core.float0     # carried as i1: it holds no data
 
 
 def element_type(dtype) -> str:

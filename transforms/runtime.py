@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 import ml_dtypes
 import numpy as np
 
-from transforms import cuda_plugin
+from transforms import core, cuda_plugin
 
 __all__ = ["SUPPORTED_JAXLIB", "backend", "compile_mlir", "device_put", "to_numpy",
            "is_device_buffer", "Executable", "buffer_view", "make_dispatcher",
@@ -240,7 +240,7 @@ def to_numpy(buf) -> np.ndarray:
 # bits out of a compiled program instead.
 TRANSPORT_DTYPES = {np.dtype(ml_dtypes.bfloat16): np.dtype(np.uint16),
                     # float0 (gradients of integer inputs) has no data: carried as bool
-                    np.dtype([("float0", "V")]): np.dtype(np.bool_)}
+                    core.float0: np.dtype(np.bool_)}
 
 
 class Executable:
