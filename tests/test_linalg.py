@@ -238,6 +238,17 @@ def test_decomposition_derivatives(dtype):
     check_grads(XL.inv, (a,), order=1, modes=("fwd", "rev"))
 
 
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_vector_derivatives_read_one_triangle(uplo):
+    # autograd's test_eigvalh_upper: a non-symmetric matrix, eigh reads one triangle; the
+    # derivative's primal eigenvectors must carry the signs of the eager result (LAPACK
+    # run on the same triangle), or finite differences disagree column by column
+    a = np.random.default_rng(1).normal(size=(6, 6))
+    check_grads(lambda x: tuple(XL.eigh(x, uplo)), (a,), order=2, modes=("fwd", "rev"))
+    np.testing.assert_allclose(xnp.jit(lambda x: XL.eigh(x, uplo)[1])(a),
+                               np.linalg.eigh(a, uplo)[1], atol=1e-12)
+
+
 def test_grad_under_jit_matches_eager():
     a = _spd(3)
     for f in [lambda x: XL.det(x), lambda x: xnp.sum(XL.inv(x)),

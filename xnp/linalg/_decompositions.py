@@ -273,7 +273,7 @@ cholesky_lower_p = CompositePrimitive(
     expand=lambda v: lax.cholesky_p.bind(_lower_reflected(v, lower=True)))
 eigh_triangle_p = CompositePrimitive(
     "eigh_triangle", impl=lambda v, *, lower: list(np.linalg.eigh(v, "L" if lower else "U")),
-    expand=lambda v, *, lower: lax.eigh_p.bind(_lower_reflected(v, lower), lower=True),
+    expand=lambda v, *, lower: lax.eigh_p.bind(_lower_reflected(v, lower), lower=lower),
     multiple_results=True)
 eigvalsh_triangle_p = CompositePrimitive(
     "eigvalsh_triangle", impl=lambda v, *, lower: np.linalg.eigvalsh(v, "L" if lower else "U"),
