@@ -100,6 +100,15 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     if shape is None:
         raise TypeError("reshape() missing 1 required positional argument: 'shape'")
     v = value(a)
+    if type(v) is np.ndarray and order == "C" and copy is None and type(shape) is tuple \
+            and all(type(d) is int for d in shape):
+        # the common eager call: NumPy's reshape is reshape_p's implementation
+        try:
+            r = v.reshape(shape)
+        except ValueError:
+            r = None                # the general path raises NumPy's error
+        if r is not None and r.shape != v.shape:
+            return reshape_view(wrap(r), a)
     shape = shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping", v)

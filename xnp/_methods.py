@@ -24,7 +24,6 @@ from xnp import _layout, lax
 from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
-from xnp._index_eager import index_p as _index_p
 from xnp._method_args import _install_method_args
 from xnp._numpy_protocols import array_function, array_ufunc
 from xnp._object_loops import object_scalar
@@ -437,12 +436,19 @@ _DELEGATED = [
 ]
 
 
+_PLAIN_BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
+
+
 def _getitem(self, key):
     v = self._value
-    if type(key) is int and type(v) is np.ndarray and v.ndim:    # x[i]: the common case
-        r = _index_p.bind(v, template=key)
-        if v.ndim == 1:
-            return r                # a NumPy scalar, as NumPy's a[i]
+    if type(v) is np.ndarray and v.ndim and (
+            type(key) in _PLAIN_BASIC or type(key) is tuple and key and
+            all(type(k) in _PLAIN_BASIC for k in key)):
+        # x[i], x[i, j], x[1:5]: a concrete array and a basic key are NumPy's own view
+        # or element (what index_p's eager implementation returns), without its dispatch
+        r = v[key]
+        if type(r) is not np.ndarray:
+            return r                # a NumPy scalar (an object array's element)
         h = _new_handle(ndarray)
         h._value = r
         return mark_view(h, self, key)

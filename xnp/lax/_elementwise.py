@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transforms.core import ShapedArray
+from transforms.core import ShapedArray, get_aval
 from xnp._dtypes import result_dtype_of_avals
 from xnp.lax._base import broadcast_shapes_cached, primitive, ufunc_primitive
 
@@ -101,8 +101,7 @@ ge_p = ufunc_primitive("ge", np.greater_equal)
 
 
 def _aval(x):
-    from transforms.core import get_aval as aval
-    return aval(x)
+    return get_aval(x)
 
 
 def _integer_pow_impl(x, *, y: int):
@@ -151,7 +150,6 @@ __all__ = [name for name in dir() if name.endswith("_p")]
 
 # --- derivatives: one line per primitive -------------------------------------------------------
 from transforms.ad import bind_primal, is_differentiable, tangent_aval  # noqa: E402
-from transforms.core import get_aval  # noqa: E402
 from xnp.lax._ad_util import (  # noqa: E402
     Zero,
     add_tangents,
