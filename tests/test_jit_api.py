@@ -115,3 +115,41 @@ def test_jit_of_functions_with_float0_values():
     assert float(ct[0]) == 0.0 and ct[1].dtype == float0
     gs = vmap(jit(g), in_axes=(0, None))(np.stack([x, 2 * x]), 1)
     np.testing.assert_allclose(gs[0], [[3.0, 2.0], [6.0, 4.0]])
+
+
+# --- values known while staging (transforms/known_values.py) ----------------------------------
+def _numpy_style(x):
+    # NumPy code doing shape arithmetic with NumPy functions: under jit these are staged
+    # equations on constants, whose values Python still gets
+    n = int(xnp.prod(x.shape))
+    half = int(xnp.ceil(len(x) / 2))
+    steps = xnp.arange(3) * 2
+    if steps[1] > 1:
+        x = x + 1
+    return x.reshape(n)[:half] * int(xnp.sum((1, 2)))
+
+
+def test_constant_expressions_are_concrete_under_jit():
+    for shape in [(3, 2), (5, 1), (4,)]:
+        x = np.random.default_rng(0).normal(size=shape)
+        np.testing.assert_array_equal(jit(_numpy_style)(x), _numpy_style(x))
+    # the jaxpr still holds the staged equations
+    text = str(xnp.make_jaxpr(lambda x: x + xnp.sin(xnp.arange(3.0)))(np.ones(3)))
+    assert "sin" in text and "iota" in text or "sin" in text and "arange" in text
+
+
+def test_values_depending_on_arguments_stay_abstract():
+    import pytest
+    with pytest.raises(core.ConcretizationTypeError, match="int"):
+        jit(lambda x: int(x.sum()))(np.ones(3))
+    with pytest.raises(core.ConcretizationTypeError):
+        jit(lambda x: int(xnp.sum(x.shape) + x[0]))(np.ones(3))
+
+
+def test_long_chains_of_constants():
+    def chain(x):
+        s = xnp.float64(0.0) + xnp.zeros(())
+        for i in range(3000):          # deeper than Python's recursion limit
+            s = s + i
+        return x * int(s)
+    np.testing.assert_array_equal(jit(chain)(np.ones(2)), np.full(2, 3000 * 2999 // 2))

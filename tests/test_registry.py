@@ -106,12 +106,15 @@ def test_make_jaxpr_matches_eager(info, data):
         return info.op(*args, **kwargs)
 
     xs = [xnp.asarray(a) for a in arrays]
-    if not info.traceable:
-        with pytest.raises((ConcretizationTypeError, TracerArrayConversionError)):
-            xnp.make_jaxpr(traced)(*xs)
-        return
     eager = call_xnp(info, sample)
-    closed = xnp.make_jaxpr(traced)(*xs)
+    try:
+        closed = xnp.make_jaxpr(traced)(*xs)
+    except (ConcretizationTypeError, TracerArrayConversionError):
+        if info.traceable:
+            raise
+        return
+    # a value-dependent shape staged: only where it depends on constants alone (known
+    # while staging, transforms/known_values.py), and then it must be the eager one
     flat = xnp.eval_jaxpr(closed, *xs)
     leaves = _leaves(eager)
     assert len(flat) == len(leaves), f"{info.id}: jaxpr has {len(flat)} outputs"

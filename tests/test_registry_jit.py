@@ -65,13 +65,15 @@ def test_jit_matches_eager(info, data):
         return info.op(*args, **kwargs)
 
     xs = [xnp.asarray(a) for a in arrays]
-    if not info.traceable:
-        with pytest.raises((ConcretizationTypeError, TracerArrayConversionError)):
-            xnp.jit(traced)(*xs)
-        return
     eager = _leaves(call_xnp(info, sample))
     try:
         compiled = _leaves(xnp.jit(traced)(*xs))
+    except (ConcretizationTypeError, TracerArrayConversionError):
+        # value-dependent shapes compile only where they depend on constants alone
+        # (known while staging); then the result is compared below
+        if info.traceable:
+            raise
+        return
     except NotImplementedError as e:
         # Linear-algebra primitives have no lowering yet: jit says so, naming the primitive.
         if info.jittable or "cannot be compiled yet" not in str(e):
@@ -80,6 +82,10 @@ def test_jit_matches_eager(info, data):
     assert len(compiled) == len(eager), f"{info.id}: jit gave {len(compiled)} outputs"
     for got, want in zip(compiled, eager):
         got, want = np.asarray(got), np.asarray(want)
+        if want.dtype != got.dtype and want.dtype.kind in "fc" and np.isnan(want).all():
+            # NumPy's nan-functions give all-NaN slices the input dtype, a value-dependent
+            # dtype that eager xnp copies and compiled code cannot
+            want = want.astype(got.dtype)
         if want.dtype.kind in "fc":     # results in the subnormal range are flushed too
             tiny = _tiny(want.dtype)
             got = np.where(np.abs(want) < tiny, 0, got)

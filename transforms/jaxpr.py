@@ -15,6 +15,7 @@ import numpy as np
 
 from transforms import core
 from transforms.core import ShapedArray, Trace, Tracer, get_aval
+from transforms.known_values import known_equation
 from transforms.tree import tree_flatten, tree_unflatten
 
 __all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "make_jaxpr",
@@ -159,14 +160,24 @@ def _pp_jaxpr(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
 
 
 class StagingTracer(Tracer):
-    __slots__ = ("_aval", "var")
+    """A jaxpr variable; ``known`` is ``(KnownEquation, output index)`` where its value
+    follows from constants alone (see transforms/known_values.py), else None."""
 
-    def __init__(self, trace, aval, var):
-        self._trace, self._aval, self.var = trace, aval, var
+    __slots__ = ("_aval", "var", "known")
+
+    def __init__(self, trace, aval, var, known=None):
+        self._trace, self._aval, self.var, self.known = trace, aval, var, known
 
     @property
     def aval(self):
         return self._aval
+
+    def to_concrete(self):
+        known = self.known
+        if known is None:
+            return None
+        outs = known[0].outputs()
+        return None if outs is None else outs[known[1]]
 
 
 # Output avals by (primitive, input avals, params): traces stage the same few signatures
@@ -237,12 +248,14 @@ class StagingTrace(Trace):
             invars.append(v)
             avals.append(v.aval)
         out_avals = abstract_eval_cached(prim, avals, params)
+        known = known_equation(self, prim, args, params)
         if not prim.multiple_results:
             aval = out_avals[0]
             var = Var(aval)
             self.eqns.append(JaxprEqn(prim, invars, [var], params))
-            return StagingTracer(self, aval, var)
-        outs = [StagingTracer(self, a, Var(a)) for a in out_avals]
+            return StagingTracer(self, aval, var, known and (known, 0))
+        outs = [StagingTracer(self, a, Var(a), known and (known, i))
+                for i, a in enumerate(out_avals)]
         self.eqns.append(JaxprEqn(prim, invars, [t.var for t in outs], params))
         return outs
 
