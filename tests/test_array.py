@@ -463,3 +463,17 @@ def test_numpy_functions_write_into_xnp_out_arrays():
     assert got is out
     np.testing.assert_array_equal(out, [1.0, 1.0, 2.0, 2.0])
     assert type(np.concatenate([xnp.ones(2), np.ones(2)])) is np.ndarray
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, dt: m.array([(1, 2.0), (3, 4.0)], dtype=dt),
+    lambda m, dt: m.asarray([(5, -1.5)], dtype=dt),
+    lambda m, dt: m.array((7, 8.0), dtype=dt),
+])
+def test_structured_dtype_reads_tuples_as_records(make):
+    # each tuple is one record, as NumPy reads it (was silently a (2, 2) array of
+    # records filled element by element)
+    dt = [("a", np.int64), ("b", np.float64)]
+    got, want = np.asarray(make(xnp, dt)), make(np, dt)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes()

@@ -117,11 +117,12 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
     except that Python numbers out of an integer dtype's range raise OverflowError (with
     ``strict``, as ``numpy.array(x, dtype)`` does, Python floats are checked too: they
     convert through ``int``)."""
-    if dt.kind in "SUOT" and not isinstance(x, (np.ndarray, Tracer, ndarray)):
+    if dt.kind in "SUOTV" and not isinstance(x, (np.ndarray, Tracer, ndarray)):
         # NumPy sizes a string dtype from the values themselves ('U' of [1, 22, 333] is
         # U3) and splits strings into characters for 'c'; object arrays keep the Python
         # objects themselves (ragged lists included); StringDType ('T') keeps its missing
-        # values (na_object) and coerces other objects to strings.
+        # values (na_object) and coerces other objects to strings; a structured dtype
+        # ('V') reads each tuple as one record.
         return np.asarray(numpy_values(x), dtype=dt)
     if strict and dt.kind in "iuf" and _has_python_complex(x):
         # NumPy converts each number with int() or float()
