@@ -161,6 +161,16 @@ def test_import_does_not_import_jax_or_jaxlib():
     assert out.stdout.strip() == "False"
 
 
+def test_import_leaves_numpys_lazy_submodules_alone():
+    # numpy.f2py and numpy.testing load lazily (some 50 ms); import xnp must not touch
+    # them (xnp.testing loads numpy.testing when it is itself first used)
+    code = ("import sys, xnp; print(sorted(m for m in ('numpy.f2py', 'numpy.testing') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_composite_primitive_runs_impl_eagerly_and_expands_under_transforms():
     """impl on concrete values (also inside a transformation when no argument is traced);
     the expansion, and so the expansion's derivative, batching and lowering, otherwise."""

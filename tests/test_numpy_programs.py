@@ -380,3 +380,134 @@ def test_iterating_a_1d_array_matches_numpy():
         return seen, kinds, min(m.array([3.0, -1.0, 2.0])), sum(m.arange(4))
     assert run(xnp) == run(np)
     assert xnp.grad(lambda v: sum(e * e for e in v))(xnp.arange(3.0)).tolist() == [0, 2, 4]
+
+
+# --- matmul/dot of stacks: NumPy loops over the matrices of a stack -------------------------
+_STACKS = [((48, 64, 3), (3,)), ((4, 64, 30), (30, 7)), ((30,), (4, 30, 5)),
+           ((6, 30), (4, 30, 5)), ((4, 6, 30), (1, 30, 5)), ((2, 4, 6, 30), (30,))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shapes", _STACKS)
+def test_matmul_of_stacks_matches_numpy_bits(shapes, dtype):
+    # NumPy tutorial "SVD": img_gray = img_array @ [0.2126, 0.7152, 0.0722] on (h, w, 3)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shapes[0]).astype(dtype)
+    b = rng.standard_normal(shapes[1]).astype(dtype)
+    _bits_equal(xnp.asarray(a) @ xnp.asarray(b), a @ b)
+    _bits_equal(xnp.matmul(a, b), np.matmul(a, b))
+    if len(shapes[1]) > 2:
+        _bits_equal(xnp.dot(a, b), np.dot(a, b))
+    if len(shapes[0]) > 1 and len(shapes[1]) == 1:
+        _bits_equal(xnp.matvec(a, b), np.matvec(a, b))
+        _bits_equal(xnp.tensordot(a, b, 1), np.tensordot(a, b, 1))
+    if len(shapes[0]) == 1 and len(shapes[1]) > 1:
+        _bits_equal(xnp.vecmat(a, b), np.vecmat(a, b))
+
+
+@pytest.mark.parametrize("axes", [1, 2, ([1, 2], [1, 0]), 0])
+def test_tensordot_matches_numpy_bits(axes):
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((3, 4, 5))
+    b = rng.standard_normal((5, 4, 6)) if axes == ([1, 2], [1, 0]) else \
+        rng.standard_normal((4, 5, 6)) if axes == 2 else rng.standard_normal((5, 6))
+    _bits_equal(xnp.tensordot(a, b, axes), np.tensordot(a, b, axes))
+
+
+def test_matmul_and_dot_of_stacks_under_transformations():
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((3, 5)), rng.standard_normal((4, 5, 2))
+    s = rng.standard_normal((4, 2, 5))
+    np.testing.assert_allclose(xnp.jit(lambda x, y: x @ y)(s, a.T), s @ a.T, rtol=1e-13)
+    np.testing.assert_allclose(xnp.jit(xnp.dot)(a, b), np.dot(a, b), rtol=1e-13)
+    g = xnp.grad(lambda x: xnp.sum(xnp.dot(x, b) ** 2))(a)
+    np.testing.assert_allclose(g, 2 * np.einsum("ikl,kjl->ij", np.dot(a, b), b), rtol=1e-12)
+    g = xnp.grad(lambda x: xnp.sum(xnp.sin(s @ x)))(a.T)
+    np.testing.assert_allclose(g, np.einsum("bij,bik->jk", s, np.cos(s @ a.T)), rtol=1e-12)
+    img = rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) / 255
+    w = [0.2126, 0.7152, 0.0722]
+    _bits_equal(xnp.asarray(img) @ w, img @ w)
+
+
+# --- in-place operators on slice views: the solvers' u[1:-1, 1:-1] -= ... ------------------
+def _view_writes(m):
+    out = []
+    a = m.arange(12.0).reshape(3, 4)
+    r = a[1]
+    r += 10
+    s = r[1:3]
+    s *= 2
+    t = a.T
+    t -= 1
+    c = a[:, 1]
+    c += m.array([1.0, 2.0, 3.0])
+    a[1:-1, 1:-1] -= 0.5 * (a[2:, 1:-1] - a[:-2, 1:-1])
+    out += [a.copy(), r.copy(), s.copy(), t.copy()]
+    b = m.arange(6)
+    v = b[::2]
+    try:
+        v += 1.5
+    except TypeError as e:
+        out.append(str(e))
+    v //= 2
+    v **= 2
+    v <<= 1
+    out.append(b.copy())
+    d = m.arange(8.0)
+    e, f = d[2:6], d[3:7]
+    e += f              # overlapping operands, as NumPy's out= resolves them
+    g = m.arange(8.0)
+    h = g[1:]
+    h += g[:-1]
+    k = m.zeros((2, 3), dtype=m.int32)
+    kv = k.view(m.uint8)[0]
+    kv += 7
+    w = m.arange(4.0)
+    ww = w[1:3]
+    w[...] = 9          # a write to the base after the view was taken
+    ww += 1
+    out += [d.copy(), g.copy(), k.copy(), w.copy(), ww.copy()]
+    return out
+
+
+def test_in_place_operators_on_views_match_numpy():
+    for got, want in zip(_view_writes(xnp), _view_writes(np)):
+        if isinstance(want, str):
+            assert got == want
+        else:
+            _bits_equal(got, want)
+
+
+def test_in_place_operator_on_view_under_grad_writes_the_base():
+    def f(x):
+        y = x * 1.0
+        v = y[1:3]
+        v += x[:2] ** 2
+        return xnp.sum(y * y)
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    y = x.copy()
+    y[1:3] += x[:2] ** 2
+    want = 2 * y
+    want[:2] += 2 * y[1:3] * 2 * x[:2]
+    np.testing.assert_allclose(xnp.grad(f)(x), want)
+
+
+# --- linalg.norm: NumPy's dot-product and conj(x) * x formulas ------------------------------
+def test_norm_matches_numpy_bits():
+    # book "From Python to NumPy", boids: mag = norm(vec) for each 2-d velocity
+    rng = np.random.default_rng(5)
+    vecs = [rng.standard_normal(n) * 10.0 ** rng.uniform(-3, 3) for n in (2, 3, 7, 100)
+            for _ in range(25)]
+    cplx = [rng.standard_normal((4, n)) + 1j * rng.standard_normal((4, n)) for n in (2, 5)]
+    mats = [rng.standard_normal((5, 7)), np.asfortranarray(rng.standard_normal((6, 9)))]
+    for v in vecs + [v.astype(np.float32) for v in vecs[:20]] + cplx + mats:
+        _bits_equal(xnp.linalg.norm(v), np.linalg.norm(v))
+        _bits_equal(xnp.linalg.vector_norm(v), np.linalg.vector_norm(v))
+    for m in cplx + mats:
+        _bits_equal(xnp.linalg.norm(m, axis=-1), np.linalg.norm(m, axis=-1))
+        _bits_equal(xnp.linalg.norm(m, axis=(0, 1)), np.linalg.norm(m, axis=(0, 1)))
+        _bits_equal(xnp.linalg.norm(m, keepdims=True), np.linalg.norm(m, keepdims=True))
+    assert type(xnp.linalg.norm(vecs[0])) is type(np.linalg.norm(vecs[0]))
+    g = xnp.grad(xnp.linalg.norm)
+    assert np.asarray(g(np.zeros(3))).tolist() == [0, 0, 0]
+    np.testing.assert_allclose(g(np.array([3.0, 4.0])), [0.6, 0.8])

@@ -93,6 +93,9 @@ def _cond_batch(vals, dims, *, branches, funs=None, _axis):
                         for b, f in zip(branches, funs))
         outs = cond_p.bind(index, *ops, branches=batched, funs=_no_funs(branches))
         return outs, [0 if b else None for b in out_batched]
+    parts = _concrete_partition(vals[0], dims[0], len(branches), ops, branches)
+    if parts is not None:
+        return _cond_batch_partitioned(parts, ops, op_dims, branches, funs, size, name)
     # A batched index: every branch runs on the whole batch, then each member's result
     # is selected (the branches have no side effects, so running them all is sound).
     # As in JAX, branch i sees its operands through a stop_gradient for the members
@@ -124,6 +127,57 @@ def _cond_batch(vals, dims, *, branches, funs=None, _axis):
         outs.append(select_n_p.bind(which, *cases))
         out_dims.append(0)
     return outs, out_dims
+
+
+def _concrete_partition(index, dim, n: int, ops, branches):
+    """For a concrete batched index (eager vmap): the members taking each branch, as
+    (branch, member positions) pairs; None where the select form is needed (a traced
+    index, an empty batch, collectives over the axis in a branch, float0 operands)."""
+    value = core.unwrap(index)
+    if isinstance(value, Tracer):
+        value = value.to_concrete()
+    if value is None or any(jt._creates_batch(e) for b in branches for e in b.jaxpr.eqns):
+        return None
+    value = np.moveaxis(np.asarray(value), dim, 0)
+    if value.ndim != 1 or not value.size or any(
+            core.get_aval(x).dtype == core.float0 for x in ops):
+        return None
+    taken = np.clip(value.astype(np.int64), 0, n - 1)
+    return [(i, np.flatnonzero(taken == i)) for i in np.unique(taken)]
+
+
+def _rows(x, rows: np.ndarray):
+    """The members ``rows`` (positions along the leading batch dimension) of ``x``."""
+    from xnp.lax import GatherDimensionNumbers, gather_p
+    shape = core.get_aval(x).shape
+    dn = GatherDimensionNumbers(offset_dims=tuple(range(1, len(shape))),
+                                collapsed_slice_dims=(0,), start_index_map=(0,))
+    return gather_p.bind(x, rows.reshape(-1, 1), dimension_numbers=dn,
+                         slice_sizes=(1, *shape[1:]), mode="clip")
+
+
+def _cond_batch_partitioned(parts, ops, op_dims, branches, funs, size, name):
+    """A batched cond with a concrete index, as an eager loop would run it: each branch
+    runs on the members that take it, and only on those (a branch never sees a member it
+    is not taken for, whose values may be outside its domain: a singular matrix, an
+    out-of-bounds index, the zero residuals of another branch's linearization)."""
+    from xnp.lax import concatenate_p
+    from xnp.lax._batch_util import bdim_to_front
+    n_out = len(branches[0].out_avals)
+    ops0 = [x if d is None else bdim_to_front(x, d, size) for x, d in zip(ops, op_dims)]
+    dims0 = tuple(None if d is None else 0 for d in op_dims)
+    results = []
+    for i, rows in parts:
+        whole = len(rows) == size
+        ops_i = [x if d is None or whole else _rows(x, rows) for x, d in zip(ops0, dims0)]
+        results.append(eval_jaxpr(jt.batch_jaxpr(branches[i], dims0, len(rows), name,
+                                                 funs[i], (True,) * n_out), *ops_i))
+    if len(parts) == 1:
+        return results[0], [0] * n_out
+    inverse = np.argsort(np.concatenate([rows for _, rows in parts]))
+    outs = [_rows(concatenate_p.bind(*cases, dimension=0), inverse)
+            for cases in zip(*results)]
+    return outs, [0] * n_out
 
 
 def _forwarded_operand(branches, k):

@@ -81,6 +81,8 @@ def dense_attr(value: np.ndarray, dtype=None) -> str:
     """``dense<...> : tensor<...>`` for a constant (raw little-endian hex, or booleans)."""
     value = np.asarray(value, dtype=dtype)
     ty = mlir_type(value.shape, value.dtype)
+    if not value.size:      # a nested "[]" literal would have the wrong rank
+        return f"dense<> : {ty}"
     if value.dtype == np.bool_:
         flat = value.reshape(-1)
         if value.size and (flat == flat[0]).all():

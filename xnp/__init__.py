@@ -86,15 +86,24 @@ from xnp import _ma_dispatch  # noqa: E402  (numpy.mean(masked) calls masked.mea
 _ma_dispatch.install(globals())
 del _ma_dispatch
 
+from xnp import _array_function  # noqa: E402  (duck arrays' __array_function__, NEP 18)
+
+_array_function.install(globals(), _numpy, "xnp")
+_array_function.install(linalg.__dict__, _numpy.linalg, "xnp.linalg")
+_array_function.install(fft.__dict__, _numpy.fft, "xnp.fft")
+del _array_function
+
 from xnp import _unbound  # noqa: E402  (np.array etc. do not bind as methods)
 
 _unbound.unbind_names(globals())
 del _unbound
 
 
-# NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray) and
-# build/introspection helpers.
-_NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info", "_CopyMode")
+# NumPy's own, computing nothing on arrays: type annotations (np.typing.NDArray),
+# build/introspection helpers, and the ufunc buffer size (state kept in NumPy's errstate
+# context, which xnp.errstate is; xnp's computations do not buffer).
+_NUMPY_OWN = ("typing", "show_config", "show_runtime", "get_include", "info", "_CopyMode",
+              "getbufsize", "setbufsize")
 
 
 def __getattr__(name):

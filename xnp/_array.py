@@ -71,7 +71,8 @@ class ndarray:
         if reshape_needs_copy(self._value, out.shape):
             raise AttributeError("Incompatible shape for in-place modification. Use "
                                  "`.reshape()` to make a copy with the desired shape.")
-        self._value = out
+        from xnp._views import set_shape
+        set_shape(self, out)
 
     @property
     def base(self):
@@ -243,7 +244,8 @@ class ndarray:
             raise TypeError("iteration over a 0-d array")
         if len(self.shape) == 1:
             return self._iter_elements()
-        return (self[i] for i in range(self.shape[0]))
+        from xnp._views import iter_rows
+        return iter_rows(self)
 
     def _iter_elements(self):
         # a 1-d array's elements; a concrete one's NumPy scalars come straight from its

@@ -32,6 +32,7 @@ class ArrayNamespaceInfo:
     """What the xnp namespace supports, as the Array API's inspection interface."""
 
     __module__ = "xnp"
+    __qualname__ = "__array_namespace_info__"   # prints as NumPy's class of that name
 
     def capabilities(self) -> dict:
         """Boolean indexing and data-dependent shapes work eagerly (under ``jit`` they

@@ -28,9 +28,7 @@ from xnp._einsum_plan import (
     optimal_path,
     optimize_key,
     parse_subscripts,
-    result_labels,
     split_operands,
-    term_flops,
     term_size,
 )
 from xnp._layout import order_letter
@@ -316,7 +314,7 @@ def einsum_path(*operands, optimize="greedy", einsum_call: bool = False) -> tupl
     next; the result goes to the end), found by NumPy's greedy or optimal search (with its
     default bound on intermediates, the largest operand or output), and can be passed as
     ``optimize=`` to einsum (also NumPy's); ``description`` reports the scaling, FLOP
-    counts and intermediates (the layout resembles NumPy's, the FLOP model is xnp's).
+    counts and intermediates as NumPy's does (with NumPy's FLOP model).
     Only the operands' shapes are read, so it also works on traced arrays.
     """
     if einsum_call:
@@ -335,51 +333,48 @@ def _display_names(plan: _Plan) -> dict:
     return {lab: (lab if lab in LETTERS else next(free, lab)) for lab in sorted(used)}
 
 
-def _simulate(plan: _Plan) -> list:
-    """The steps of the (validated) path on label sets: (positions, group, result)."""
-    terms, steps = [frozenset(r) for r in plan.reduced], []
-    for step in plan.path:
-        idx = sorted(i % len(terms) for i in step)
-        group = [terms[i] for i in idx]
-        terms = [t for k, t in enumerate(terms) if k not in idx]
-        res = result_labels(group, terms, plan.out)
-        steps.append((idx, group, res))
-        terms.append(res)
-    return steps
+def _report_flops(labels, inner: bool, n_terms: int, sizes) -> int:
+    """NumPy's FLOP model for its report: the size of the labels involved, times the
+    number of pairwise products (plus one when labels are summed)."""
+    return term_size(labels, sizes) * (max(1, n_terms - 1) + bool(inner))
 
 
 def _describe(plan: _Plan) -> str:
+    """The report of :func:`einsum_path`, in NumPy's layout and with NumPy's counts: each
+    step lists the operands it takes (last position first), an intermediate's labels
+    are ordered by size and then letter, and the optimized count adds one."""
     names = _display_names(plan)
-    out_order = {lab: k for k, lab in enumerate(plan.out)}
-
-    def word(labels):
-        return "".join(names[lab] for lab in sorted(
-            labels, key=lambda lab: (out_order.get(lab, len(out_order)), names[lab])))
-
-    inputs = ",".join("".join(names[lab] for lab in labs) for labs in plan.labels)
+    sizes = {names[lab]: n for lab, n in plan.sizes.items()}
+    inputs = ["".join(names[lab] for lab in labs) for labs in plan.labels]
     output = "".join(names[lab] for lab in plan.out)
-    all_labels = set(plan.sizes)
-    naive = term_flops([frozenset(all_labels)] * max(len(plan.labels), 1),
-                   frozenset(plan.out), plan.sizes)
-    steps = _simulate(plan)
-    rows, total, largest, scaling = [], 0, term_size(plan.out, plan.sizes), 0
-    current = ["".join(names[lab] for lab in labs) for labs in plan.labels]
-    for idx, group, res in steps:
-        total += term_flops(group, res, plan.sizes)
-        largest = max(largest, term_size(res, plan.sizes))
-        scale = len(set().union(*group))
-        scaling = max(scaling, scale)
+    letters = set("".join(inputs))
+    inner = sum(len(set(t)) for t in inputs) > len(letters)
+    naive = _report_flops(letters, inner, len(inputs), sizes)
+    current, sets = list(inputs), [set(t) for t in inputs]
+    rows, costs, scales, largest = [], [], [], []
+    for n, step in enumerate(plan.path):
+        idx = sorted((i % len(current) for i in step), reverse=True)
+        involved = set().union(*(sets[i] for i in idx))
+        rest = set(output).union(*(t for k, t in enumerate(sets) if k not in idx))
+        kept = involved & rest
+        costs.append(_report_flops(involved, involved - kept, len(idx), sizes))
+        scales.append(len(involved))
+        largest.append(term_size(kept, sizes))
         taken = [current[i] for i in idx]
-        current = [c for k, c in enumerate(current) if k not in idx] + [word(res)]
-        rows.append(f"{scale:>4}    {','.join(taken) + '->' + word(res):>30}    "
-                    f"{','.join(current) + '->' + output:>36}")
-    line = "-" * 78
+        word = output if n == len(plan.path) - 1 else \
+            "".join(sorted(kept, key=lambda c: (sizes[c], c)))
+        current = [c for k, c in enumerate(current) if k not in idx] + [word]
+        sets = [t for k, t in enumerate(sets) if k not in idx] + [kept]
+        rows.append("%4d    %24s %40s" % (scales[-1], ",".join(taken) + "->" + word,
+                                          ",".join(current) + "->" + output))
+    optimized = sum(costs) + 1
+    line = "-" * 74
     return "\n".join([
-        f"  Complete contraction:  {inputs}->{output}",
-        f"         Naive scaling:  {len(all_labels)}",
-        f"     Optimized scaling:  {scaling}",
+        f"  Complete contraction:  {','.join(inputs)}->{output}",
+        f"         Naive scaling:  {len(letters)}",
+        f"     Optimized scaling:  {max(scales, default=0)}",
         f"      Naive FLOP count:  {naive:.3e}",
-        f"  Optimized FLOP count:  {total:.3e}",
-        f"   Theoretical speedup:  {naive / max(total, 1):.3f}",
-        f"  Largest intermediate:  {largest:.3e} elements",
-        line, f"{'scaling':<8}{'current':>30}{'remaining':>40}", line, *rows])
+        f"  Optimized FLOP count:  {optimized:.3e}",
+        f"   Theoretical speedup:  {naive / optimized:.3f}",
+        f"  Largest intermediate:  {max(largest, default=0):.3e} elements",
+        line, "%6s %24s %40s" % ("scaling", "current", "remaining"), line, *rows])

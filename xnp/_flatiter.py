@@ -8,7 +8,6 @@ repeated to fill it.
 
 from __future__ import annotations
 
-import math
 import operator
 import warnings
 
@@ -18,7 +17,7 @@ import xnp
 from xnp._array import ndarray
 from xnp._object_loops import object_scalar
 from xnp._util import raw
-from xnp._views import refresh, view_info, write_back
+from xnp._views import refresh, store_value, view_info, write_back
 from xnp._writeable import check_writeable
 
 
@@ -28,6 +27,8 @@ class flatiter:
     Indexing it indexes the flattened array; assigning through it writes into ``a``;
     iterating yields the elements in C order while ``index`` and ``coords`` follow.
     """
+
+    __module__ = "xnp"     # prints as <class 'xnp.flatiter'>, as NumPy's 'numpy.flatiter'
 
     __slots__ = ("base", "_index")
 
@@ -84,7 +85,7 @@ class flatiter:
             v = xnp.resize(v, selected)
         flat = flat.at[key].set(v.astype(self.base.dtype))
         check_writeable(self.base)
-        self.base._value = raw(xnp.reshape(flat, self.base.shape))
+        store_value(self.base, raw(xnp.reshape(flat, self.base.shape)))
         if view is not None:
             write_back(self.base, view)
 
@@ -100,9 +101,6 @@ class flatiter:
 
     def __len_hint__(self) -> int:
         return len(self) - self._index
-
-    def __repr__(self) -> str:
-        return f"<xnp.flatiter object of shape ({math.prod(self.base.shape)},)>"
 
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays "

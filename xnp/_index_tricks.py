@@ -305,6 +305,8 @@ class vectorize:
     For speed prefer ``xnp.vmap``, which traces the function once instead of looping.
     """
 
+    __module__ = "xnp"     # prints as <class 'xnp.vectorize'>, as NumPy's 'numpy.vectorize'
+
     def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None,
                  cache: bool = False, signature=None):
         if pyfunc is not None and not callable(pyfunc):

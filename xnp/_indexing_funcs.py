@@ -201,6 +201,7 @@ def put_along_axis(arr, indices, values, axis: int | None) -> None:
     fresh(arr)
     v, key = _along_axis(arr, indices, axis)
     new = update_value(v, key, assigned_value(values, arr.dtype))
+    del v               # a reference to arr's buffer would stop the write in place
     check_writeable(arr)
     store_through(arr, lax.reshape_p.bind(new, new_sizes=arr.shape) if axis is None else new)
 
@@ -221,6 +222,7 @@ def put(a, ind, v, mode: str = "raise") -> None:
     if mode != "raise":
         idx = _in_range(idx, a.size, mode, "put")
     new = update_value(flat, (idx,), _cycled(vals, m))
+    del flat            # a view of a's buffer would stop the write in place (see store_value)
     check_writeable(a)
     store_through(a, lax.reshape_p.bind(new, new_sizes=a.shape))
 

@@ -171,6 +171,9 @@ def unstack(x, /, *, axis: int = 0) -> tuple:
     if not shape:
         raise ValueError("Input array must be at least 1-d.")
     axis = normalize_axis(axis, len(shape))
+    if type(x) is ndarray:      # views of ``x`` (integer indexes), as NumPy's
+        lead = (slice(None),) * axis
+        return tuple(x[lead + (i,)] for i in range(shape[axis]))
     rest = shape[:axis] + shape[axis + 1:]
     return tuple(wrap(lax.reshape_p.bind(slice_axis_v(v, axis, i, i + 1), new_sizes=rest))
                  for i in range(shape[axis]))
@@ -230,9 +233,13 @@ def array_split(ary, indices_or_sections, axis: int = 0) -> list:
     axis = axis % len(shape)
     points = _split_points(indices_or_sections, total)
     pieces = []
+    lead = (slice(None),) * axis
     for start, stop in zip(points[:-1], points[1:]):
         start, stop, _ = slice(start, stop).indices(total)
-        pieces.append(wrap(slice_axis_v(v, axis, start, max(start, stop))))
+        if type(ary) is ndarray:    # views of ``ary`` (basic slices), as NumPy's pieces
+            pieces.append(ary[lead + (slice(start, max(start, stop)),)])
+        else:
+            pieces.append(wrap(slice_axis_v(v, axis, start, max(start, stop))))
     return pieces
 
 

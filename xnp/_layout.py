@@ -52,6 +52,30 @@ def resolve_order(v, order: str) -> str:
     return "F" if order == "F" else "C"
 
 
+def keep_order_axes(v) -> tuple | None:
+    """The order of axes (outermost first) in which NumPy's ``order='K'`` reads the
+    concrete value ``v`` when it is neither C- nor Fortran-contiguous (a transposed or
+    swapped view of a strided array); None otherwise, and for traced values (read in C
+    order). As NumPy's iterator: an insertion sort of the axes by decreasing absolute
+    stride, where a comparison with a zero stride (a broadcast axis) decides nothing."""
+    a = numpy_value(v)
+    if a is None or a.ndim < 2 or a.flags.c_contiguous or a.flags.f_contiguous:
+        return None
+    strides = a.strides
+    inner_first = list(range(a.ndim - 1, -1, -1))
+    for i in range(1, a.ndim):
+        stride, pos = strides[inner_first[i]], i
+        for j in range(i - 1, -1, -1):
+            other = strides[inner_first[j]]
+            if stride and other:
+                if abs(other) <= abs(stride):
+                    break
+                pos = j
+        inner_first.insert(pos, inner_first.pop(i))
+    perm = tuple(reversed(inner_first))
+    return None if perm == tuple(range(a.ndim)) else perm
+
+
 def with_order(v, order: str | None):
     """``v`` laid out in ``order`` ('C', 'F', 'A', 'K' or None to keep it), copied only
     when its layout differs; a traced value is returned as it is."""

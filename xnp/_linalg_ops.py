@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from transforms.core import Tracer
+from transforms.core import CompositePrimitive, Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
@@ -242,6 +242,33 @@ def _place_core_axes(name: str, r, out_axes: tuple):
     return transpose_v(r, perm)
 
 
+_SIGNATURES = {sig.name: sig for sig in (_MATMUL, _VECDOT, _MATVEC, _VECMAT)}
+
+
+def _gufunc_loop_expand(x, y, *, name):
+    sig = _SIGNATURES[name]
+    if sig.conj and dtype_of(x).kind in "cO":   # (objects: their .conjugate(), as NumPy)
+        x = lax.conj_p.bind(x)
+    return _core_contract(sig, x, y, _core_ndim(sig, 0, x), _core_ndim(sig, 1, y))
+
+
+def _gufunc_loop_numpy(x, y, *, name):
+    """NumPy's own gufunc loop (``numpy.matmul``, ``numpy.matvec``, ...): one BLAS call
+    per matrix of a stack, which rounds as NumPy does (one dot_general over the whole
+    stack sums in another order). Dtypes without a NumPy loop (bfloat16) take the
+    primitives."""
+    try:
+        return getattr(np, name)(x, y)
+    except TypeError:
+        return _gufunc_loop_expand(x, y, name=name)
+
+
+# matmul of stacks (an operand of more than 2 dimensions), matvec and vecmat: eagerly
+# NumPy's gufunc, under transformations one dot_general.
+_gufunc_loop_p = CompositePrimitive("gufunc_loop", impl=_gufunc_loop_numpy,
+                                    expand=_gufunc_loop_expand)
+
+
 def _loop_dtype(sig: _Signature, x, y, dtype, casting):
     """The dtype the product is computed in; bad casts raise first, as in NumPy."""
     if dtype is None:
@@ -274,9 +301,13 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
     if axes is not None or axis is not None:
         (x, y), out_axes = _move_core_axes(sig, (x, y), cores, axes, axis, keepdims)
     x, y = cast(x, dtype), cast(y, dtype)
-    if sig.conj and dtype.kind in "cO":    # (objects: their .conjugate(), as NumPy's loop)
-        x = lax.conj_p.bind(x)
-    r = _core_contract(sig, x, y, *cores)
+    if sig is _MATVEC or sig is _VECMAT or sig is _MATMUL and (
+            len(shape_of(x)) > 2 or len(shape_of(y)) > 2):
+        r = _gufunc_loop_p.bind(x, y, name=sig.name)   # NumPy's per-matrix BLAS calls
+    else:
+        if sig.conj and dtype.kind in "cO":    # (objects: their .conjugate(), as NumPy)
+            x = lax.conj_p.bind(x)
+        r = _core_contract(sig, x, y, *cores)
     if keepdims and out_axes:           # the kept summed axis, placed by out_axes
         r = reshape_v(r, r.shape + (1,))
     if out_axes:
@@ -369,8 +400,27 @@ def dot(a, b, out=None) -> ndarray:
     if xs[-1] != ys[k]:
         raise ValueError(f"shapes {fmt_shape(xs)} and {fmt_shape(ys)} not aligned: "
                          f"{xs[-1]} (dim {len(xs) - 1}) != {ys[k]} (dim {k})")
+    if len(ys) > 2:     # a stack: NumPy's own loop (its dot products round otherwise)
+        return _exact_out("dot", _dot_stack_p.bind(x, y), out)
     r = _DG.bind(x, y, dimension_numbers=(((len(xs) - 1,), (k,)), ((), ())))
     return _exact_out("dot", r, out)
+
+
+def _dot_stack_expand(x, y):
+    xs, ys = shape_of(x), shape_of(y)
+    return _DG.bind(x, y, dimension_numbers=(((len(xs) - 1,), (len(ys) - 2,)), ((), ())))
+
+
+def _dot_stack_numpy(x, y):
+    try:
+        return np.dot(x, y)
+    except TypeError:
+        return _dot_stack_expand(x, y)
+
+
+# dot with a stacked second operand: eagerly numpy.dot, under transformations dot_general.
+_dot_stack_p = CompositePrimitive("dot_stack", impl=_dot_stack_numpy,
+                                  expand=_dot_stack_expand)
 
 
 def vdot(a, b, /) -> ndarray:
@@ -444,7 +494,15 @@ def tensordot(a, b, axes=2) -> ndarray:
     if any(xs[i] != ys[j] for i, j in zip(xa, ya)):
         raise ValueError(f"tensordot: shape-mismatch for sum: {fmt_shape(xs)} axes {xa} "
                          f"and {fmt_shape(ys)} axes {ya}")
-    return wrap(_DG.bind(x, y, dimension_numbers=((xa, ya), ((), ()))))
+    # As NumPy: both operands transposed and reshaped to matrices, one matrix product
+    # (BLAS then sums as NumPy's does; a product of the N-d operands rounds otherwise).
+    xf = [d for d in range(len(xs)) if d not in xa]
+    yf = [d for d in range(len(ys)) if d not in ya]
+    k = math.prod(xs[d] for d in xa)
+    x2 = reshape_v(transpose_v(x, xf + list(xa)), (math.prod(xs[d] for d in xf), k))
+    y2 = reshape_v(transpose_v(y, list(ya) + yf), (k, math.prod(ys[d] for d in yf)))
+    r = _DG.bind(x2, y2, dimension_numbers=(((1,), (0,)), ((), ())))
+    return wrap(reshape_v(r, [xs[d] for d in xf] + [ys[d] for d in yf]))
 
 
 def kron(a, b, /) -> ndarray:

@@ -17,7 +17,7 @@ from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
-from xnp._layout import order_letter, resolve_order
+from xnp._layout import keep_order_axes, order_letter, resolve_order
 from xnp._shapes import (
     atleast_v,
     check_nonnegative,
@@ -129,12 +129,19 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
 
 def ravel(a, order: str = "C") -> ndarray:
     """The flattened array, as :func:`numpy.ravel`: in Fortran order for ``order='F'``,
-    and for 'A' and 'K' when ``a`` is Fortran-ordered ('K' reads other strided layouts in
-    C order, where NumPy follows the strides)."""
+    and for 'A' and 'K' when ``a`` is Fortran-ordered; 'K' reads other strided layouts
+    of a concrete array in the order of their strides, as NumPy (traced arrays are read
+    in C order)."""
     v = value(a)
+    if order_letter(order, "C") == "K":
+        perm = keep_order_axes(v)
+        if perm is not None:    # a copy (NumPy's is a view when the layout allows)
+            return wrap(reshape_v(transpose_v(v, perm), (math.prod(shape_v(v)),)))
     order = _order(order, v=v)
     out = wrap(reshape_v(v, (math.prod(shape_v(v)),), order))
-    return reshape_view(out, a) if order != "F" else out
+    if order == "F" or type(v) is np.ndarray and not v.flags.c_contiguous:
+        return out          # NumPy's ravel copies what is not contiguous (``a[:, 1]``)
+    return reshape_view(out, a)
 
 
 def transpose(a, axes=None) -> ndarray:
@@ -233,8 +240,8 @@ def squeeze(a, axis=None) -> ndarray:
         if any(shape[d] != 1 for d in dims):
             raise ValueError("cannot select an axis to squeeze out which has size not "
                              "equal to one")
-    if not dims:
-        return wrap(v)
+    if not dims:            # nothing to remove: ``a`` itself, as NumPy's
+        return a if type(a) is ndarray else wrap(v)
     return reshape_view(wrap(lax.squeeze_p.bind(v, dimensions=dims)), a)
 
 
@@ -274,29 +281,39 @@ def broadcast_arrays(*args, subok: bool = False) -> tuple:
 
 # --- flips, rolls, rotations --------------------------------------------------------------------
 def flip(m, axis=None) -> ndarray:
-    """Reverse the order of elements along ``axis`` (all axes by default)."""
+    """Reverse the order of elements along ``axis`` (all axes by default): a view of
+    ``m`` (``m[:, ::-1]``), so writes into it reach ``m``, as in NumPy."""
     v = value(m)
     dims = normalize_axis_tuple(axis, len(shape_v(v)), repeated="repeated axis")
     if not dims:
         # NumPy indexes m[()]: a 0-d array gives its scalar
         return wrap(v) if len(shape_v(v)) else wrap_scalar_result(v)
-    return wrap(lax.rev_p.bind(v, dimensions=dims))
+    return _reversed_view(m, v, dims)
+
+
+def _reversed_view(m, v, dims) -> ndarray:
+    """``m`` indexed with ``::-1`` along ``dims``: a write-through view (one ``rev``)."""
+    base = m if isinstance(m, ndarray) else wrap(v)
+    return base[tuple(slice(None, None, -1) if d in dims else slice(None)
+                      for d in range(len(shape_v(v))))]
 
 
 def fliplr(m) -> ndarray:
-    """Reverse the columns (axis 1); the input must be at least 2-d."""
+    """Reverse the columns (axis 1); the input must be at least 2-d. A view of ``m``,
+    as :func:`flip`."""
     v = value(m)
     if len(shape_v(v)) < 2:
         raise ValueError("Input must be >= 2-d.")
-    return wrap(lax.rev_p.bind(v, dimensions=(1,)))
+    return _reversed_view(m, v, (1,))
 
 
 def flipud(m) -> ndarray:
-    """Reverse the rows (axis 0); the input must be at least 1-d."""
+    """Reverse the rows (axis 0); the input must be at least 1-d. A view of ``m``, as
+    :func:`flip`."""
     v = value(m)
     if len(shape_v(v)) < 1:
         raise ValueError("Input must be >= 1-d.")
-    return wrap(lax.rev_p.bind(v, dimensions=(0,)))
+    return _reversed_view(m, v, (0,))
 
 
 def roll(a, shift, axis=None) -> ndarray:
@@ -353,7 +370,7 @@ def _roll_dynamic(v, s, axis):
 
 def rot90(m, k: int = 1, axes=(0, 1)) -> ndarray:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
-    towards the second)."""
+    towards the second); a view of ``m``, as in NumPy."""
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -365,15 +382,18 @@ def rot90(m, k: int = 1, axes=(0, 1)) -> ndarray:
         raise ValueError(f"Axes={axes} out of range for array of ndim={nd}.")
     a0, a1 = axes[0] % nd, axes[1] % nd
     k = operator.index(k) % 4
+    m = m if isinstance(m, ndarray) else wrap(v)
+    # Views of m, as NumPy's (flips and a transpose): writes into them reach m.
     if k == 0:
-        return wrap(v)
+        return m[:]
     if k == 2:
-        return wrap(lax.rev_p.bind(v, dimensions=(a0, a1)))
+        return _reversed_view(m, v, (a0, a1))
     perm = list(range(nd))
     perm[a0], perm[a1] = perm[a1], perm[a0]
     if k == 1:
-        return wrap(transpose_v(lax.rev_p.bind(v, dimensions=(a1,)), perm))
-    return wrap(lax.rev_p.bind(transpose_v(v, perm), dimensions=(a1,)))
+        return transpose(_reversed_view(m, v, (a1,)), perm)
+    t = transpose(m, perm)
+    return _reversed_view(t, value(t), (a1,))
 
 
 # --- tiling and repeating -----------------------------------------------------------------------

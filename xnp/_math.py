@@ -247,6 +247,8 @@ def real(val) -> ndarray:
     scalar, as in NumPy."""
     if _is_scalar(val):
         return val.real
+    if type(val) is ndarray:    # as NumPy's: ``val`` itself, or its writable view
+        return val.real if val.dtype.kind == "c" else val
     return wrap(lax.real_p.bind(raw(val)))
 
 
@@ -255,10 +257,16 @@ def imag(val) -> ndarray:
     as in NumPy."""
     if _is_scalar(val):
         return val.imag
+    if type(val) is ndarray and val.dtype.kind == "c":
+        return val.imag         # the attribute: a view that writes into ``val``
     v = raw(val)
     if dtype_of(v).kind != "c":     # zeros (not x * 0, which is NaN at inf)
         from xnp._util import full_v
-        return wrap(full_v(shape_of(v), 0, dtype_of(v)))
+        out = wrap(full_v(shape_of(v), 0, dtype_of(v)))
+        if type(val) is ndarray:    # NumPy's ``val.imag``: read-only zeros
+            from xnp._writeable import read_only
+            read_only(out)
+        return out
     return wrap(lax.imag_p.bind(v))
 
 
@@ -454,9 +462,22 @@ def i0(x) -> ndarray:
     terms = int(min(biggest, 710.0)) + 40 if biggest is not None else 390
     q = lax.mul_p.bind(lax.mul_p.bind(v, v), 0.25)
     term, total = cast_v(1.0, dt), cast_v(1.0, dt)
+    if biggest is None:
+        # Traced: the same recurrence as one scan, whose program stays small (390 unrolled
+        # steps took XLA minutes to compile once differentiated).
+        def step(carry, k2):
+            term, total = map(raw, carry)
+            term = lax.div_p.bind(lax.mul_p.bind(term, q), raw(k2))
+            return (term, lax.add_p.bind(total, term)), None
+        shape = shape_of(q)
+        init = tuple(lax.broadcast_in_dim_p.bind(t, shape=shape, broadcast_dimensions=())
+                     for t in (term, total))
+        (_, total), _ = lax.scan(step, init, np.arange(1, terms, dtype=dt) ** 2)
+        terms = 1
     for k in range(1, terms):
         term = lax.div_p.bind(lax.mul_p.bind(term, q), float(k * k))
         total = lax.add_p.bind(total, term)
+    total = raw(total)
     # NumPy's i0 is NaN at +-inf (its Chebyshev form multiplies inf by 0 there).
     r = lax.select_n_p.bind(lax.is_finite_p.bind(v), cast_v(np.nan, dt), total)
     return wrap(cast_v(r, out_dt))

@@ -46,8 +46,16 @@ def _resize_in_place(self, *new_shape, refcheck=True, **kwargs):
         return
     from xnp._layout import is_fortran
     order = "F" if is_fortran(self._value) else "C"    # NumPy cuts the data in memory order
-    flat = xnp.ravel(self, order)
     size = math.prod(new_shape)
+    if size != self.size:       # NumPy's checks before it reallocates the buffer
+        from xnp._views import live_views, view_info
+        if view_info(self) is not None:
+            raise ValueError("cannot resize this array: it does not own its data")
+        if refcheck and live_views(self):   # (a view holds a reference to its base)
+            raise ValueError("cannot resize an array that references or is referenced\n"
+                             "by another object in this way.\nUse the np.resize function "
+                             "or refcheck=False")
+    flat = xnp.ravel(self, order)
     if size <= flat.size:
         flat = flat[:size]
     else:

@@ -13,6 +13,7 @@ import numpy as np
 import xnp
 from transforms.core import (
     _EVAL_TRACE,
+    ConcretizationTypeError,
     Primitive,
     Tracer,
     _n_active,
@@ -24,6 +25,7 @@ from xnp import _layout, lax
 from xnp._array import _new_handle, _wrap, ndarray, wrap_scalar_result
 from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
+from xnp._masked_update import deferred_read
 from xnp._method_args import _install_method_args
 from xnp._numpy_protocols import array_function, array_ufunc
 from xnp._object_loops import object_scalar
@@ -33,19 +35,18 @@ from xnp._operators import (
     power_in_place,
     power_operator,
 )
+from xnp._setitem import _setitem
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, raw
 from xnp._views import (
-    ViewTransform,
     complex_part_view,
     dtype_view,
     is_basic_key,
     mark_view,
-    read_view,
     refresh,
-    reshape_view,
     shared_only_with_views,
     store_value,
+    ufunc_into_view,
     view_info,
     write_back,
 )
@@ -154,6 +155,10 @@ def _binary(fn, name: str = ""):
         check_writeable(self, "output array")
         view = view_info(self)
         if view is not None:
+            if ufunc is not None and (not active[0] or _state.trace is _EVAL_TRACE) and \
+                    (type(o) in scalars or type(o) is np.ndarray or
+                     isinstance(o, np.generic)) and ufunc_into_view(self, view, ufunc, o):
+                return self
             refresh(self, view)
             in_place(self, o)
             write_back(self, view)
@@ -218,7 +223,7 @@ def _imatmul(self, other):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = _same_kind_into(self, raw(xnp.matmul(self, other)), "matmul")
+    store_value(self, _same_kind_into(self, raw(xnp.matmul(self, other)), "matmul"))
     if view is not None:
         write_back(self, view)
     return self
@@ -296,10 +301,11 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
 
 
 def _get_real(self):
-    """``a.real``: a view that writes through (of the array itself when it is real)."""
+    """``a.real``: a view that writes through (the array itself when it is real, as
+    NumPy's)."""
     if self.dtype.kind == "c":
         return complex_part_view(self, imag=False)
-    return reshape_view(xnp.asarray(self._value), self) if self.ndim else xnp.real(self)
+    return self
 
 
 def _get_imag(self):
@@ -415,7 +421,8 @@ def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
     view = view_info(self)
     if view is not None:
         refresh(self, view)
-    self._value = raw(xnp.sort(self, axis=axis, kind=kind, order=order, stable=stable))
+    # into the buffer where only views of self see it, so that they see the sort
+    store_value(self, raw(xnp.sort(self, axis=axis, kind=kind, order=order, stable=stable)))
     if view is not None:
         write_back(self, view)
 
@@ -454,7 +461,10 @@ def _getitem(self, key):
         return mark_view(h, self, key)
     if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
         return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
-    h = xnp._indexing.getitem(self, key)
+    try:
+        h = xnp._indexing.getitem(self, key)
+    except ConcretizationTypeError as e:        # a traced mask: x[mask] op= u works
+        return deferred_read(self, key, e)
     if type(h) is not ndarray:
         return h                    # a NumPy scalar: a full integer index, as NumPy
     return mark_view(h, self, key) if is_basic_key(key) else h
@@ -477,7 +487,8 @@ def _install_methods():
     ndarray.view = _view
     ndarray.sort = _sort
     ndarray.copy = lambda self, order="C": xnp.copy(self, order=order)
-    ndarray.flatten = lambda self, order="C": xnp.ravel(xnp.copy(self), order=order)
+    # the order is read from self's layout (a copy's may differ: 'A' of a strided array)
+    ndarray.flatten = lambda self, order="C": xnp.copy(xnp.ravel(self, order=order))
     ndarray.T = property(lambda self: xnp.transpose(self))
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
     ndarray.real = property(_get_real, _set_real)
@@ -489,123 +500,6 @@ def _install_methods():
     ndarray.at = property(lambda self: xnp._index_update.IndexUpdateHelper(self))
     ndarray.__array_ufunc__ = array_ufunc
     ndarray.__array_function__ = array_function
-
-
-def _setitem(self, key, value):
-    check_writeable(self)
-    if value is None:                       # NumPy converts None as float(None) would
-        value = _none_as(self.dtype)
-    view = view_info(self)
-    if view is None:
-        if not _setitem_in_place(self, key, value):
-            self._value = xnp._index_update.setitem_value(self, key, value)
-        return
-    base, base_key = view
-    if view_info(base) is None:
-        # The view's own NumPy view of the base buffer would defeat the in-place check
-        # on that buffer: drop it, write base[base_key][key] in place if allowed, then
-        # take the view afresh.
-        self._value = None
-        try:
-            done = _setitem_in_place(base, key, value, through=base_key)
-        except BaseException:
-            refresh(self, view)
-            raise
-        if done:
-            self._value = read_view(base._value, base_key)
-            return
-    refresh(self, view)
-    self._value = xnp._index_update.setitem_value(self, key, value)
-    write_back(self, view)
-
-
-_PLAIN_KEY_TYPES = (int, slice, type(None), type(Ellipsis), np.ndarray, np.integer)
-
-
-def _none_as(dtype: np.dtype):
-    """``a[k] = None``: NaN in float and complex arrays, False in boolean ones, an error
-    elsewhere, as NumPy's conversions give; object arrays hold None itself."""
-    if dtype.kind in "fc":
-        return np.nan
-    if dtype.kind == "O":
-        return None
-    if dtype.kind == "b":
-        return False
-    raise TypeError("int() argument must be a string, a bytes-like object or a real "
-                    "number, not 'NoneType'")
-
-
-def _plain_sequence(value) -> bool:
-    """Whether a (nested) list holds Python and NumPy scalars only."""
-    for item in value:
-        if type(item) in (list, tuple):
-            if not _plain_sequence(item):
-                return False
-        elif not isinstance(item, (int, float, complex, np.generic)):
-            return False
-    return True
-
-
-def _setitem_in_place(self, key, value, through=None) -> bool:
-    """Eagerly, ``a[key] = value`` writes into ``a``'s NumPy buffer when nothing else can
-    see that buffer: no other reference to it (no second handle, view, tape residual or
-    jit constant), it owns its memory and is writeable, and key and value are concrete.
-    Then the write is unobservable except through ``a``, so it is the functional update
-    done without the copy: an element-by-element loop costs O(1) per write, as in NumPy,
-    instead of a copy of the whole array. NumPy's own setitem gives the same casting,
-    broadcasting and errors. With ``through`` (a basic key), writes
-    ``a[through][key] = value`` instead. Returns False where the functional path must
-    run."""
-    if _n_active[0] and _state.trace is not _EVAL_TRACE:
-        return False
-    buf = self._value
-    # Three references: the handle's slot, ``buf`` and getrefcount's argument; more only
-    # where views of this array hold them (they then see the write, as in NumPy).
-    if type(buf) is not np.ndarray or (sys.getrefcount(buf) > 3 and not
-                                       shared_only_with_views(self, buf, 3)) or \
-            not buf.flags.owndata or not buf.flags.writeable:
-        return False
-    if type(key) is tuple:
-        parts = []
-        for k in key:
-            if type(k) is ndarray:
-                k = k._value
-            if not isinstance(k, _PLAIN_KEY_TYPES) or isinstance(k, bool):
-                return False
-            parts.append(k)
-        key = tuple(parts)
-    else:
-        if type(key) is ndarray:
-            key = key._value
-        if not isinstance(key, _PLAIN_KEY_TYPES) or isinstance(key, bool):
-            return False
-    if type(value) is ndarray and buf.dtype.kind != "O":   # (an object array keeps it)
-        value = value._value
-    elif type(value) is list:   # NumPy converts it itself: its casts and OverflowErrors
-        if not _plain_sequence(value) and buf.dtype.kind != "O":
-            return False
-    elif type(value) is str:    # NumPy parses it for a number array, with its errors
-        pass
-    elif isinstance(value, Tracer) or not isinstance(
-            value, (np.ndarray, np.generic, int, float, complex, bool)):
-        return False
-    if isinstance(key, np.ndarray) and key.dtype == bool and key.shape == buf.shape and \
-            through is None and buf.dtype.kind != "O":
-        pass                # a mask of the whole array (``Z[abs(Z) < 2] = ...``): NumPy's
-    elif isinstance(key, np.ndarray) and key.dtype == bool or \
-            type(key) is tuple and any(isinstance(k, np.ndarray) and k.dtype == bool
-                                       for k in key):
-        return False        # boolean masks: the functional path checks shapes as xnp does
-    if through is None:
-        buf[key] = value
-    elif isinstance(through, ViewTransform):    # a write into a view (xnp/_views.py)
-        target = through.numpy_view(buf)
-        if target is None or not np.may_share_memory(target, buf):
-            return False
-        target[key] = value
-    else:                                       # a write into the view base[through]
-        buf[through][key] = value
-    return True
 
 
 _install_operators()

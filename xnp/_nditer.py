@@ -31,6 +31,8 @@ class broadcast:
     ``shape``, ``ndim``, ``size``, ``numiter``, ``iters``, and iteration over tuples of
     corresponding elements (with ``index`` and ``reset()``)."""
 
+    __module__ = "xnp"     # prints as <class 'xnp.broadcast'>, as NumPy's 'numpy.broadcast'
+
     __signature__ = inspect.Signature([inspect.Parameter(
         "arrays", inspect.Parameter.VAR_POSITIONAL)])
 
@@ -218,6 +220,8 @@ class nditer:
     once). ``operands`` are xnp arrays; writes into them reach the iterator. Traced
     operands raise a TypeError.
     """
+
+    __module__ = "xnp"     # prints as <class 'xnp.nditer'>, as NumPy's 'numpy.nditer'
 
     def __init__(self, op, flags=None, op_flags=None, op_dtypes=None, order="K",
                  casting="safe", op_axes=None, itershape=None, buffersize=0):

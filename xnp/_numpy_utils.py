@@ -48,6 +48,12 @@ int_, uint, object_, str_, bytes_, void = (_np.int_, _np.uint, _np.object_, _np.
                                            _np.bytes_, _np.void)
 character, flexible, longdouble, clongdouble = (_np.character, _np.flexible,
                                                 _np.longdouble, _np.clongdouble)
+# The platform's names for extended precision (float128 and complex256 on x86 Linux), as
+# NumPy has them.
+for _name in ("float96", "float128", "complex192", "complex256"):
+    if hasattr(_np, _name):
+        globals()[_name] = getattr(_np, _name)
+        __all__.append(_name)
 True_, False_ = _np.True_, _np.False_
 ScalarType, typecodes, sctypeDict = _np.ScalarType, _np.typecodes, _np.sctypeDict
 little_endian = _np.little_endian

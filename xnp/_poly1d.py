@@ -60,12 +60,14 @@ class poly1d:
     when the coefficients are concrete: under ``jit``/``vmap`` ``poly1d(c)`` keeps traced
     coefficients as given (evaluation is unaffected; ``order`` then counts the leading
     zeros), and ``roots``, ``str``, ``repr`` and ``polydiv`` need concrete values. The
-    module functions (``xnp.polyadd``, ``xnp.polyval``, ...) take arrays and return
-    arrays; pass ``p.coeffs`` to them (NumPy's return poly1d for poly1d input).
+    module functions (``xnp.polyadd``, ``xnp.polyder``, ...) return a poly1d when given
+    one, as NumPy's do.
     ``p[k] = v`` writes into the coefficient array (shared with ``poly1d(p)`` copies, as
     in NumPy); when leading zeros were stripped it does not reach the array ``p`` was made
     from (xnp does not track writes through views).
     """
+
+    __module__ = "xnp"     # prints as <class 'xnp.poly1d'>, as NumPy's 'numpy.poly1d'
 
     __hash__ = None     # type: ignore[assignment]  (mutable, as NumPy's)
 
@@ -203,9 +205,7 @@ class poly1d:
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        same = xnp.all(self._coeffs == other._coeffs)
-        values = _concrete(same)
-        return same if values is None else bool(values)
+        return xnp.all(self._coeffs == other._coeffs)     # np.True_ eagerly, as NumPy's
 
     def __ne__(self, other):
         if not isinstance(other, poly1d):

@@ -5,8 +5,9 @@ Built from xnp functions, so polyval, polyfit (least squares through the pseudo-
 inverse), polyder and friends differentiate. Functions whose result shape or dtype
 depends on the values (``roots``, ``polymul``'s zero stripping, ``poly``'s realness,
 ``polyfit(full=True)``) need concrete values: they work eagerly and under ``grad`` and
-raise ConcretizationTypeError under ``jit``/``vmap``. ``numpy.poly1d`` is not provided:
-these functions take and return coefficient arrays only.
+raise ConcretizationTypeError under ``jit``/``vmap``. As in NumPy, polyder, polyint,
+polyadd, polysub and polymul return a :class:`xnp.poly1d` when an argument is one, and
+``polyval(p, x)`` of a poly1d ``x`` is the composed poly1d.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ def polyval(p, x) -> ndarray:
     rule, as :func:`numpy.polyval`: ``p[0] * x**(n-1) + ... + p[n-1]``, starting from
     ``zeros_like(x)`` so dtypes (and infinities) follow NumPy. ``p`` may be 2-d (its
     rows are the coefficients, broadcast against ``x``). Differentiable in ``p`` and
-    ``x``; ``numpy.poly1d`` objects are not supported.
+    ``x``. A :class:`xnp.poly1d` ``x`` gives the composition ``p(x)``, a poly1d.
     """
-    p = xnp.asarray(p)
-    if type(x).__module__.startswith("xnp.ma."):       # masked x: the result keeps its mask
+    p = xnp.asarray(_coeffs(p))
+    if _is_poly1d(x):
+        y = 0
+    elif type(x).__module__.startswith("xnp.ma."):       # masked x: the result keeps its mask
         from xnp.ma import masked_array
         y = masked_array(xnp.zeros_like(x.data))
     else:
@@ -196,16 +199,18 @@ def poly(seq_of_zeros):
 def polyder(p, m: int = 1) -> ndarray:
     """The coefficients of the ``m``-th derivative of the polynomial ``p``, as
     :func:`numpy.polyder`. The derivative of a constant is an empty array, as in NumPy.
-    Raises ValueError for ``m < 0``. Differentiable in ``p``; no poly1d support.
+    Raises ValueError for ``m < 0``. Differentiable in ``p``; a poly1d ``p`` gives a
+    poly1d.
     """
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = _vector(p)
+    as_poly = _is_poly1d(p)
+    p = _vector(_coeffs(p))
     for _ in range(m):
         n = p.shape[0] - 1
         p = p[:-1] * xnp.arange(n, 0, -1)      # a constant's derivative is empty (NumPy)
-    return p
+    return _poly1d_if(as_poly, p)
 
 
 def polyint(p, m: int = 1, k=None) -> ndarray:
@@ -215,7 +220,7 @@ def polyint(p, m: int = 1, k=None) -> ndarray:
     ``k`` holds the integration constants, the first used by the first integration
     (a scalar or a length-1 sequence is repeated ``m`` times; default zeros). Raises
     ValueError for ``m < 0`` or too few constants. Differentiable in ``p``; ``k`` must
-    be concrete numbers here; no poly1d support.
+    be concrete numbers here. A poly1d ``p`` gives a poly1d.
     """
     m = operator.index(m)
     if m < 0:
@@ -225,12 +230,31 @@ def polyint(p, m: int = 1, k=None) -> ndarray:
         ks = ks * m
     if len(ks) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
-    p = _vector(p)
+    as_poly = _is_poly1d(p)
+    p = _vector(_coeffs(p))
     for c in ks[:m]:
         n = p.shape[0]
         q = p / xnp.arange(n, 0, -1)
         p = xnp.concatenate([q, xnp.asarray([c], q.dtype)])
-    return p
+    return _poly1d_if(as_poly, p)
+
+
+def _is_poly1d(*ps) -> bool:
+    from xnp._poly1d import poly1d
+    return any(isinstance(p, poly1d) for p in ps)
+
+
+def _coeffs(p):
+    """A poly1d's coefficient array; anything else unchanged."""
+    return p.coeffs if _is_poly1d(p) else p
+
+
+def _poly1d_if(as_poly: bool, c):
+    """``poly1d(c)`` when an argument was a poly1d (NumPy's ``truepoly``), else ``c``."""
+    if not as_poly:
+        return c
+    from xnp._poly1d import poly1d
+    return poly1d(c)
 
 
 def _vector(p):
@@ -246,25 +270,29 @@ def _pad_front(a, n):
 
 def polyadd(a1, a2) -> ndarray:
     """The sum of two polynomials (the shorter padded with leading zeros), as
-    :func:`numpy.polyadd`; no poly1d support."""
-    a1, a2 = xnp.atleast_1d(a1), xnp.atleast_1d(a2)
+    :func:`numpy.polyadd` (a poly1d when either is one)."""
+    as_poly = _is_poly1d(a1, a2)
+    a1, a2 = xnp.atleast_1d(_coeffs(a1)), xnp.atleast_1d(_coeffs(a2))
     n = max(a1.shape[0], a2.shape[0])
-    return _pad_front(a1, n) + _pad_front(a2, n)
+    return _poly1d_if(as_poly, _pad_front(a1, n) + _pad_front(a2, n))
 
 
 def polysub(a1, a2) -> ndarray:
     """The difference of two polynomials (the shorter padded with leading zeros), as
-    :func:`numpy.polysub`; no poly1d support."""
-    a1, a2 = xnp.atleast_1d(a1), xnp.atleast_1d(a2)
+    :func:`numpy.polysub` (a poly1d when either is one)."""
+    as_poly = _is_poly1d(a1, a2)
+    a1, a2 = xnp.atleast_1d(_coeffs(a1)), xnp.atleast_1d(_coeffs(a2))
     n = max(a1.shape[0], a2.shape[0])
-    return _pad_front(a1, n) - _pad_front(a2, n)
+    return _poly1d_if(as_poly, _pad_front(a1, n) - _pad_front(a2, n))
 
 
 def polymul(a1, a2) -> ndarray:
     """The product of two polynomials (a convolution), as :func:`numpy.polymul`, which
     first strips leading zero coefficients: the result's length depends on the values,
-    so they must be concrete (under grad they are; under jit use ``xnp.convolve``)."""
-    return xnp.convolve(_trimmed(a1), _trimmed(a2))
+    so they must be concrete (under grad they are; under jit use ``xnp.convolve``). A
+    poly1d when either is one."""
+    return _poly1d_if(_is_poly1d(a1, a2),
+                      xnp.convolve(_trimmed(_coeffs(a1)), _trimmed(_coeffs(a2))))
 
 
 def _trimmed(a):

@@ -500,6 +500,10 @@ def average(a, axis: Axis = None, weights=None, returned: builtins.bool = False,
 
 # --- cumulative sums and products ----------------------------------------------------------------
 def _cumulative(name, prim, v, axis, dtype, out):
+    return store(_cumulative_v(prim, v, axis, dtype, out), out, name)
+
+
+def _cumulative_v(prim, v, axis, dtype, out):
     aval = get_aval(v)
     if axis is None or aval.ndim == 0:      # a 0-d array counts as 1-d, as in NumPy
         axis = 0 if axis is None else normalize_axis(axis, 1)
@@ -507,17 +511,19 @@ def _cumulative(name, prim, v, axis, dtype, out):
     else:
         axis = normalize_axis(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
-    return store(prim.bind(cast_v(v, dt), axis=axis), out, name)
+    return prim.bind(cast_v(v, dt), axis=axis)
 
 
 def cumsum(a, axis: int | None = None, dtype=None, out=None) -> ndarray:
     """Cumulative sum along ``axis`` (of the flattened array if None)."""
-    return _cumulative("cumsum", lax.cumsum_p, strong_v(a), axis, dtype, out)
+    # (a's value is released before the store: out=a writes in place, a's views see it)
+    return store(_cumulative_v(lax.cumsum_p, strong_v(a), axis, dtype, out), out, "cumsum")
 
 
 def cumprod(a, axis: int | None = None, dtype=None, out=None) -> ndarray:
     """Cumulative product along ``axis`` (of the flattened array if None)."""
-    return _cumulative("cumprod", lax.cumprod_p, strong_v(a), axis, dtype, out)
+    return store(_cumulative_v(lax.cumprod_p, strong_v(a), axis, dtype, out), out,
+                 "cumprod")
 
 
 def aval_of(a):

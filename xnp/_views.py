@@ -29,7 +29,7 @@ import weakref
 
 import numpy as np
 
-from xnp._array import _wrap, ndarray
+from xnp._array import _new_handle, _wrap, ndarray
 from xnp._writeable import is_writeable, read_only
 
 _BASIC = (int, np.integer, slice, type(None), type(Ellipsis))
@@ -70,6 +70,8 @@ def mark_view(view: ndarray, base: ndarray, key) -> ndarray:
             composed = _compose_keys(outer[0].shape, outer[1], key)
             if composed is not None:
                 base, key = outer[0], composed
+        if key is None:     # ``a[None]``: a key of its own (None means "no key" to writes)
+            key = (None,)
         view._view_of = (base, key)
         register_view(base, view)
         if not is_writeable(parent):     # a view of a read-only array is read-only
@@ -143,16 +145,52 @@ def _compose_keys(shape: tuple, outer_key, inner_key):
 _VIEWS: dict = {}          # id(base handle) -> weak references to its view handles
 
 
+class _ViewRefs(list):
+    """Weak references to a base's views; dead ones are dropped once the list has grown
+    to ``limit``, which then doubles the live count (so keeping every row of
+    ``for r in a`` costs O(1) per row, not a scan of all the earlier rows)."""
+
+    __slots__ = ("limit",)
+
+
 def register_view(base: ndarray, view: ndarray) -> None:
     """Remember that ``view`` is a view of ``base`` (see :func:`shared_only_with_views`)."""
     key = id(base)
     refs = _VIEWS.get(key)
     if refs is None:
-        refs = _VIEWS[key] = []
+        refs = _VIEWS[key] = _ViewRefs()
+        refs.limit = 8
         weakref.finalize(base, _VIEWS.pop, key, None)
-    elif len(refs) > 8:
+    elif len(refs) >= refs.limit:
         refs[:] = [r for r in refs if r() is not None]
+        refs.limit = max(8, 2 * len(refs))
     refs.append(weakref.ref(view))
+
+
+def iter_rows(base: ndarray):
+    """``base[0], base[1], ...`` for ``for row in base`` (2 or more dimensions): each row
+    is a view as ``base[i]`` makes it, without its key dispatch, so that loops over the
+    rows of concrete arrays cost under 2 us a row (2-3 us through ``base[i]``)."""
+    n = base.shape[0]
+    if not n:
+        return
+    yield base[0]
+    refs = _VIEWS.get(id(base))
+    for i in range(1, n):
+        v = base._value
+        if refs is None or type(v) is not np.ndarray:
+            yield base[i]           # traced values, or a base with no views recorded
+            continue
+        h = _new_handle(ndarray)
+        h._value = v[i]
+        h._view_of = (base, i)
+        if len(refs) >= refs.limit:
+            register_view(base, h)
+        else:
+            refs.append(weakref.ref(h))
+        if not is_writeable(base):
+            read_only(h)
+        yield h
 
 
 def _views_sharing(base: ndarray, buf: np.ndarray) -> int:
@@ -205,6 +243,31 @@ def write_back(h: ndarray, info) -> None:
     else:
         base[key] = h._value
     h._value = read_view(base._value, key)     # a view of the base's buffer again
+
+
+def ufunc_into_view(h: ndarray, info, ufunc, operand) -> bool:
+    """Eagerly, ``h op= operand`` for a view ``h`` of a base that is no view itself:
+    NumPy's ``ufunc(target, operand, out=target)`` on the view of the base's buffer, where
+    nothing but the base and its views can see that buffer (as :func:`refresh`, the
+    write and :func:`write_back` would give, without their copies). NumPy's out= gives the
+    same casting, broadcasting and errors. Returns False (with ``h``'s value dropped)
+    where the three-step path must run."""
+    base, key = info
+    buf = base._value
+    h._value = None         # the view's own NumPy view would hold a reference to ``buf``
+    if getattr(base, "_view_of", None) is not None or type(buf) is not np.ndarray or \
+            not buf.flags.owndata or not buf.flags.writeable or \
+            (sys.getrefcount(buf) > 3 and not shared_only_with_views(base, buf, 3)):
+        return False
+    transform = isinstance(key, ViewTransform)
+    target = key.numpy_view(buf) if transform else buf[key]
+    if type(target) is not np.ndarray or transform and not np.may_share_memory(target, buf):
+        return False
+    try:
+        ufunc(target, operand, out=target, casting="same_kind")
+    finally:
+        h._value = read_view(buf, key) if transform else target
+    return True
 
 
 # --- views that are not indexes ---------------------------------------------------------------
@@ -334,6 +397,39 @@ class _Bitcast(ViewTransform):
             return buf.view(self.new)
         except ValueError:
             return None
+
+
+def live_views(h: ndarray) -> list:
+    """The live views whose base is ``h`` itself."""
+    return [v for v in (r() for r in _VIEWS.get(id(h), ()))
+            if v is not None and getattr(v, "_view_of", (None,))[0] is h]
+
+
+def set_shape(h: ndarray, value) -> None:
+    """``h.shape = s`` (``value``: ``h``'s value reshaped, no copy needed). The memory
+    each view sees stays the same, as in NumPy: a view ``h`` becomes a reshape of a
+    handle standing for the view it was, and the views of ``h`` become views of a handle
+    standing for ``h`` in its old shape."""
+    old_shape = h.shape
+    info = view_info(h)
+    views = live_views(h)
+    if views:
+        before = _new_handle(ndarray)
+        before._value = h._value
+        before._view_of = (h, _Reshape(old_shape, value.shape))
+        for v in views:
+            v._view_of = (before, v._view_of[1])
+            register_view(before, v)
+        _VIEWS.pop(id(h), None)
+        register_view(h, before)
+    if info is not None:
+        was = _new_handle(ndarray)
+        was._value = h._value
+        was._view_of = info
+        register_view(info[0], was)
+        h._view_of = (was, _Reshape(value.shape, old_shape))
+        register_view(was, h)
+    h._value = value
 
 
 def reshape_view(result: ndarray, base) -> ndarray:

@@ -62,12 +62,22 @@ def _allows_array_ufunc_override(func) -> bool:
     return isinstance(func, (ufunc, numpy.ufunc))
 
 
+def _allows_array_function_override(func) -> bool:
+    """Whether ``func`` defers to arguments' ``__array_function__``: NumPy's functions
+    that do, and xnp's of the same names (``xnp._array_function``)."""
+    if numpy.testing.overrides.allows_array_function_override(func):
+        return True
+    from xnp._array_function import is_dispatching
+    return is_dispatching(func)
+
+
 # ``from xnp.testing.overrides import allows_array_ufunc_override``: numpy.testing.overrides
-# with xnp's ufuncs counted as overridable.
+# with xnp's ufuncs and functions counted as overridable.
 overrides = types.ModuleType(f"{__name__}.overrides", numpy.testing.overrides.__doc__)
 overrides.__dict__.update({k: v for k, v in vars(numpy.testing.overrides).items()
                            if not k.startswith("__")})
 overrides.allows_array_ufunc_override = _allows_array_ufunc_override
+overrides.allows_array_function_override = _allows_array_function_override
 sys.modules[overrides.__name__] = overrides
 
 

@@ -2,16 +2,18 @@
 
 ``stride_tricks.sliding_window_view``, ``as_strided`` and ``broadcast_to``/``broadcast_arrays``
 are built from primitives; ``NumpyVersion`` is NumPy's own (it compares version strings
-only), and so are ``mixins`` (``NDArrayOperatorsMixin`` for user classes, whose operators
-call ufuncs that dispatch to xnp), ``array_utils``, ``format``, ``npyio`` and ``introspect``.
+only), and so is ``Arrayterator`` (it only slices the array it is given, with that
+array's own indexing, so it yields xnp arrays), and so are ``mixins``
+(``NDArrayOperatorsMixin`` for user classes, whose operators call ufuncs that dispatch to
+xnp), ``array_utils``, ``format``, ``npyio`` and ``introspect``.
 """
 
-from numpy.lib import NumpyVersion
+from numpy.lib import Arrayterator, NumpyVersion
 
 from xnp import _scimath as scimath
 from xnp.lib import stride_tricks
 
-__all__ = ["NumpyVersion", "scimath", "stride_tricks"]
+__all__ = ["Arrayterator", "NumpyVersion", "scimath", "stride_tricks"]
 
 _NUMPY_OWN = ("mixins", "array_utils", "format", "npyio", "introspect")
 

@@ -25,7 +25,6 @@ from xnp.linalg._decompositions import (  # noqa: F401
     EighResult,
     EigResult,
     LinAlgError,
-    LstsqResult,
     QRResult,
     SlogdetResult,
     SVDResult,

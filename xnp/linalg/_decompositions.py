@@ -25,7 +25,7 @@ LinAlgError = np.linalg.LinAlgError
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot",
            "qr", "eig", "eigvals", "tensorsolve", "tensorinv", "EighResult",
-           "SlogdetResult", "SVDResult", "LstsqResult", "QRResult", "EigResult"]
+           "SlogdetResult", "SVDResult", "QRResult", "EigResult"]
 
 
 class EighResult(NamedTuple):
@@ -42,13 +42,6 @@ class SVDResult(NamedTuple):
     U: ndarray
     S: ndarray
     Vh: ndarray
-
-
-class LstsqResult(NamedTuple):
-    x: ndarray
-    residuals: ndarray
-    rank: ndarray
-    s: ndarray
 
 
 def linalg_dtype(*values) -> np.dtype:
@@ -496,8 +489,8 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_NO_VALUE) -> ndarray:
     if rcond is None:
         rcond = (1e-15 if rtol is _NO_VALUE else rtol if rtol is not None else
                  _default_rtol(shape, _real_dtype(av.dtype)))
-    from xnp.linalg._pinv_rule import pinv_core  # exact derivative at repeated s
-    return pinv_core(av, rcond, hermitian, _tolerance)
+    from xnp.linalg._pinv_rule import pinv_dispatch  # exact derivative at repeated s
+    return pinv_dispatch(av, rcond, hermitian, _tolerance)
 
 
 def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
@@ -523,10 +516,11 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> ndarray:
     return xnp.sum(s > tol, axis=-1)
 
 
-def lstsq(a, b, rcond=None) -> LstsqResult:
+def lstsq(a, b, rcond=None) -> tuple:
     """Least-squares solution of ``a @ x = b``, as :func:`numpy.linalg.lstsq` (eagerly
     LAPACK's gelsd; under transformations via the SVD). The residuals' shape depends on
-    the rank, so they need concrete inputs."""
+    the rank, so they need concrete inputs. Returns the plain tuple ``(x, residuals,
+    rank, s)``, as NumPy (no named fields, unlike ``svd``'s result)."""
     av, bv = raw(a), raw(b)
     for nd in (get_aval(av).ndim, max(get_aval(bv).ndim, 2) if get_aval(bv).ndim else 0):
         if nd != 2:
@@ -539,7 +533,7 @@ def lstsq(a, b, rcond=None) -> LstsqResult:
     av, bv = cast_v(av, dt), cast_v(bv, dt)
     if rcond is None:
         rcond = np.finfo(_real_dtype(dt)).eps * max(m, n)
-    return LstsqResult(*map(wrap, lstsq_p.bind(av, bv, rcond=rcond)))
+    return tuple(map(wrap, lstsq_p.bind(av, bv, rcond=rcond)))
 
 
 def _lstsq_numpy(av, bv, *, rcond):

@@ -32,8 +32,21 @@ def _float(x):
 
 
 def _two_norm(x, axis, keepdims):
-    a = xnp.abs(x) if x.dtype.kind == "c" else x
-    return wrap(sqrt_of_spread_v(raw(xnp.sum(a * a, axis=axis, keepdims=keepdims))))
+    # NumPy squares complex values as the real part of conj(x) * x (re*re + im*im)
+    a = xnp.real(xnp.conj(x) * x) if x.dtype.kind == "c" else x * x
+    return wrap(sqrt_of_spread_v(raw(xnp.sum(a, axis=axis, keepdims=keepdims))))
+
+
+def _flat_two_norm(x):
+    """The 2-norm of all of ``x`` as NumPy's norm computes it (no ``axis``): from dot
+    products of the array flattened in memory order, which BLAS sums in its own order."""
+    v = xnp.ravel(x, order="K")
+    if v.dtype.kind == "c":
+        re, im = xnp.real(v), xnp.imag(v)
+        sq = xnp.dot(re, re) + xnp.dot(im, im)
+    else:
+        sq = xnp.dot(v, v)
+    return wrap(sqrt_of_spread_v(raw(sq)))
 
 
 def _vector(x, ord, axis, keepdims):
@@ -115,7 +128,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False) -> ndarray:
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (
                 not isinstance(ord, str) and ord == 2 and nd == 1):
-            r = _two_norm(xnp.ravel(x), 0, False)
+            r = _flat_two_norm(x)
             return xnp.reshape(r, (1,) * nd) if keepdims and nd else r   # 0-d: a scalar
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):

@@ -11,8 +11,12 @@ vectors are not unique): at the identity it missed every off-diagonal entry.
 
 from __future__ import annotations
 
+import numpy as np
+
 import xnp
+from transforms.core import CompositePrimitive, Tracer
 from transforms.custom_derivatives import custom_jvp
+from xnp._util import raw, wrap
 
 
 def _h(x):
@@ -49,3 +53,24 @@ def _pinv_core_jvp(rcond, hermitian, tolerance, primals, tangents):
     dp = dp + xnp.matmul(xnp.matmul(xnp.matmul(p, ph), dah), left)
     dp = dp + xnp.matmul(xnp.matmul(right, dah), xnp.matmul(ph, p))
     return p, dp
+
+
+def _pinv_numpy(v, *, rcond, hermitian, tolerance):
+    return np.linalg.pinv(v, rcond=rcond, hermitian=hermitian)
+
+
+def _pinv_expand(v, *, rcond, hermitian, tolerance):
+    return raw(pinv_core(wrap(v), rcond, hermitian, tolerance))
+
+
+# Eagerly numpy.linalg.pinv (one call instead of an SVD and a dozen small primitives);
+# under every transformation pinv_core, whose JVP is the constant-rank formula above.
+pinv_p = CompositePrimitive("pinv", impl=_pinv_numpy, expand=_pinv_expand)
+
+
+def pinv_dispatch(a, rcond, hermitian, tolerance):
+    """``pinv_core(a, ...)``, through ``pinv_p`` unless ``rcond`` itself is traced."""
+    rc = raw(rcond) if isinstance(rcond, xnp.ndarray) else rcond
+    if isinstance(rc, Tracer):
+        return pinv_core(a, rcond, hermitian, tolerance)
+    return wrap(pinv_p.bind(raw(a), rcond=rc, hermitian=hermitian, tolerance=tolerance))

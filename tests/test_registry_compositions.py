@@ -1,0 +1,550 @@
+"""Compositions of transformations over every differentiable registry entry.
+
+Each entry's function, with one floating argument ``x`` drawn from (0.2, 0.8) (float64)
+and its other arguments fixed, is reduced to a scalar ``s(x)`` (a weighted sum of its
+float64 outputs) and run through compositions of grad, jvp, jacfwd, jacrev, hessian, vmap,
+jit and control flow, each compared with an independent oracle:
+
+- ``vmap(grad s)`` and ``jit(vmap(grad s))`` with a Python loop of eager ``grad s``;
+- ``grad(jit s)`` and ``jit(grad s)`` with eager ``grad s``; ``vmap(jit f)`` with a loop;
+- ``jacfwd(jacrev s)``, ``jacrev(jacfwd s)`` and ``hessian s`` with each other and with
+  central differences of eager ``grad s``;
+- ``s`` inside ``cond`` (either branch, also with a batched predicate and ``switch``
+  index), ``scan`` and ``fori_loop`` bodies, and a ``while_loop`` with batched bounds,
+  with eager ``grad s`` (or ``jvp``: a while loop has no transpose);
+- small in-place programs (``a = zeros(n); a[0] = s(x); a[1:] += ...``, ``a[i] = ...``
+  with a batched ``i``) with the same program written functionally;
+- ``jacfwd`` against ``jacrev`` of the whole output, also under ``vmap``; ``vmap`` of
+  ``linearize``'s linear function with ``jvp`` and ``<grad, t>``; ``checkpoint``; and
+  ``custom_jvp``/``custom_vjp`` wrappers whose rules differentiate the entry, under
+  ``vmap`` and ``jit``; ``vmap(grad)`` with every floating argument batched.
+
+The CI run (``test_compositions_sample``, about 30 s of CPU) checks two eager compositions
+per entry and one compiled composition every ``EVERY`` entries, in a fixed rotation;
+``--runslow`` runs every composition on three samples of every entry.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from opinfo import Sample, call_ref, to_xnp
+from registry import REGISTRY
+
+import xnp
+from transforms import (
+    checkpoint,
+    cond,
+    custom_jvp,
+    custom_vjp,
+    fori_loop,
+    grad,
+    hessian,
+    jacfwd,
+    jacrev,
+    jit,
+    jvp,
+    linearize,
+    scan,
+    switch,
+    vmap,
+    while_loop,
+)
+from transforms.tree import tree_flatten
+
+ENTRIES = [i for i in REGISTRY if i.samples is not None and i.differentiable and i.traceable]
+B = 3
+RTOL = 1e-6
+
+
+class Skip(Exception):
+    """The sample cannot be used for this composition (not a failure)."""
+
+
+class _Enough(Exception):
+    pass
+
+
+def cases(info, n: int, tries: int = 40) -> list:
+    """Up to ``n`` usable cases of an entry (samples with a floating argument on which the
+    function does not raise), from at most ``tries`` samples, the same on every run."""
+    found: list = []
+
+    @settings(max_examples=tries, derandomize=True, database=None, deadline=None,
+              phases=(Phase.generate,), suppress_health_check=list(HealthCheck))
+    @given(info.samples)
+    def collect(sample):
+        if len(found) >= n:       # hypothesis replays the example that stopped it
+            raise _Enough
+        try:
+            found.append(Case(info, sample, seed=len(found)))
+        except Skip:
+            return
+        if len(found) >= n:
+            raise _Enough
+    try:
+        collect()
+    except _Enough:
+        pass
+    return found
+
+
+class Case:
+    """One entry and sample, as functions of its first floating argument."""
+
+    def __init__(self, info, sample: Sample, seed: int):
+        self.info = info
+        rng = np.random.default_rng(seed)
+        args = list(_smooth(sample.args, rng))
+        self.kwargs = {k: _smooth(v, rng) for k, v in sample.kwargs.items()}
+        positions = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)
+                     and a.dtype.kind == "f" and a.size]
+        if not positions:
+            # A sample of another dtype: its first array argument made float64 (the
+            # reference then says whether the function takes it).
+            others = [i for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.size
+                      and a.dtype.kind in "biuc"]
+            if not others:
+                raise Skip("no floating argument")
+            args[others[0]] = rng.uniform(0.2, 0.8, args[others[0]].shape)
+            positions = others[:1]
+        self.pos = positions[0]
+        x0 = args[self.pos]
+        self.members = [x0] + [rng.uniform(0.2, 0.8, x0.shape) for _ in range(B - 1)]
+        self.args = args
+        for m in self.members:
+            try:
+                expected = call_ref(info, Sample(tuple(self._with(m)), self.kwargs))
+            except Exception as e:
+                raise Skip("an error input") from e
+            leaves = [np.asarray(v) for v in tree_flatten(expected)[0]]
+            leaves = [v for v in leaves if v.dtype == np.float64]
+            if not leaves:
+                raise Skip("no float64 output")
+            if info.kink_at_zero_output and any((v == 0).any() for v in leaves):
+                raise Skip("kink")
+        self.shapes = [v.shape for v in leaves]
+        self.weights = [rng.uniform(0.5, 1.5, s) for s in self.shapes]
+        self.x0 = x0
+        self.m = sum(int(np.prod(s)) for s in self.shapes)
+        if not self.m:
+            raise Skip("empty output")
+        self.v = rng.uniform(0.5, 1.5, self.m + 2)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:        # (test_registry_grads checks eager derivatives)
+                self.grads = [np.asarray(grad(self.s)(xnp.asarray(m))) for m in self.members]
+                self.values = [float(self.s(xnp.asarray(m))) for m in self.members]
+            except Exception as e:
+                raise Skip("eager grad raises") from e
+        if not all(np.isfinite(g).all() for g in self.grads):
+            raise Skip("non-finite gradient")
+
+    def _with(self, x):
+        args = list(self.args)
+        args[self.pos] = x
+        return args
+
+    def out(self, x, others=None):
+        """The entry's float64 outputs at ``x`` (and other arguments ``{position: value}``)."""
+        args = to_xnp(self._with(np.asarray(0.0)))
+        args[self.pos] = x
+        for p, v in (others or {}).items():
+            args[p] = v
+        res = self.info.op(*args, **{k: to_xnp(v) for k, v in self.kwargs.items()})
+        leaves = [xnp.asarray(v) for v in tree_flatten(res)[0]     # NumPy scalars too
+                  if isinstance(v, (xnp.ndarray, np.generic)) and v.dtype == np.float64]
+        if [v.shape for v in leaves] != self.shapes:
+            raise Skip("output structure depends on the values")
+        return leaves
+
+    def s(self, x, others=None):
+        """A weighted sum of the outputs: a scalar function of ``x``."""
+        total = 0.0
+        for leaf, w in zip(self.out(x, others), self.weights):
+            total = total + xnp.sum(leaf * w)
+        return total
+
+    def flat(self, x):
+        return xnp.concatenate([xnp.ravel(v * w) for v, w in zip(self.out(x), self.weights)])
+
+    def stacked(self, axis=0):
+        return xnp.asarray(np.stack(self.members, axis=axis))
+
+
+# ---------------------------------------------------------------------------------------
+# The compositions: each returns (got, expected) pairs.
+
+
+def c_vmap_grad(c):
+    return [(vmap(grad(c.s))(c.stacked()), np.stack(c.grads))]
+
+
+def c_jit_vmap_grad(c):
+    return [(jit(vmap(grad(c.s)))(c.stacked()), np.stack(c.grads))]
+
+
+def c_vmap_grad_axis1(c):
+    if c.x0.ndim == 0:
+        raise Skip("0-d")
+    return [(vmap(grad(c.s), in_axes=1, out_axes=-1)(c.stacked(1)),
+             np.stack(c.grads, axis=-1))]
+
+
+def c_grad_jit(c):
+    return [(grad(jit(c.s))(xnp.asarray(c.x0)), c.grads[0])]
+
+
+def c_jit_grad(c):
+    return [(jit(grad(c.s))(xnp.asarray(c.x0)), c.grads[0])]
+
+
+def c_grad_vmap(c):
+    f = lambda xs: xnp.sum(vmap(c.s)(xs) * xnp.asarray([1.0, 2.0, 3.0]))  # noqa: E731
+    return [(grad(f)(c.stacked()), np.stack([k * g for k, g in zip((1, 2, 3), c.grads)]))]
+
+
+def c_vmap_jit(c):
+    got = vmap(jit(c.flat))(c.stacked())
+    want = np.stack([np.asarray(c.flat(xnp.asarray(m))) for m in c.members])
+    return [(got, want)]
+
+
+def c_hessians(c):
+    if c.x0.size > 6:
+        raise Skip("large")
+    x = xnp.asarray(c.x0)
+    fr = np.asarray(jacfwd(jacrev(c.s))(x))
+    rf = np.asarray(jacrev(jacfwd(c.s))(x))
+    h = np.asarray(hessian(c.s)(x))
+    eps = 1e-5
+    fd = np.zeros(c.x0.shape * 2)
+    for i in np.ndindex(c.x0.shape):
+        e = np.zeros(c.x0.shape)
+        e[i] = eps
+        gp = np.asarray(grad(c.s)(xnp.asarray(c.x0 + e)))
+        gm = np.asarray(grad(c.s)(xnp.asarray(c.x0 - e)))
+        fd[(...,) + i] = (gp - gm) / (2 * eps)
+    # second derivatives in two orders round differently: 1e-5 (ill-conditioned fits)
+    return [(fr, rf, 1e-5), (h, rf, 1e-5), (fr, fd, 1e-4)]
+
+
+def _pos(x):
+    return xnp.sum(x) > -1.0        # True for inputs in (0.2, 0.8), traced under grad
+
+
+def _zero(x):
+    return xnp.sum(x) * 0.0
+
+
+def _cond_funs(c):
+    return (lambda x: cond(_pos(x), c.s, _zero, x),
+            lambda x: cond(~_pos(x), _zero, c.s, x),
+            lambda x: cond(_pos(x), lambda: c.s(x), lambda: _zero(x)))
+
+
+def c_cond(c):
+    x = xnp.asarray(c.x0)
+    return [(grad(f)(x), c.grads[0]) for f in _cond_funs(c)]
+
+
+def c_jit_cond(c):
+    x = xnp.asarray(c.x0)
+    f1, f2, _ = _cond_funs(c)
+    return [(jit(grad(f1))(x), c.grads[0]), (grad(jit(f2))(x), c.grads[0])]
+
+
+def _batched_cond(c):
+    preds = xnp.asarray([True, False, True])
+    f = lambda x, p: cond(p, c.s, lambda x: -c.s(x), x)  # noqa: E731
+    want = np.stack([g if p else -g for g, p in zip(c.grads, (True, False, True))])
+    return f, preds, want
+
+
+def c_cond_batched_pred(c):
+    f, preds, want = _batched_cond(c)
+    return [(vmap(grad(f), in_axes=(0, 0))(c.stacked(), preds), want)]
+
+
+def c_jit_cond_batched_pred(c):
+    f, preds, want = _batched_cond(c)
+    return [(jit(vmap(grad(f), in_axes=(0, 0)))(c.stacked(), preds), want)]
+
+
+def c_switch_batched(c):
+    idx = xnp.asarray([0, 1, 2])
+    f = lambda x, i: switch(i, [c.s, lambda x: 2.0 * c.s(x), lambda x: -c.s(x)], x)  # noqa
+    want = np.stack([k * g for k, g in zip((1.0, 2.0, -1.0), c.grads)])
+    return [(vmap(grad(f))(c.stacked(), idx), want)]
+
+
+def _scans(c):
+    def over_xs(xs):
+        total, ys = scan(lambda t, xi: (t + c.s(xi), 2.0 * c.s(xi)), 0.0, xs)
+        return total + xnp.sum(ys)
+
+    def closed(x):
+        total, _ = scan(lambda t, k: (t + k * c.s(x), None), 0.0, xnp.asarray([1.0, 2.0]))
+        return total
+    return over_xs, closed, xnp.asarray(np.stack(c.members[:2])), \
+        np.stack([3 * g for g in c.grads[:2]])
+
+
+def c_scan(c):
+    over_xs, closed, xs, want = _scans(c)
+    return [(grad(over_xs)(xs), want), (grad(closed)(xnp.asarray(c.x0)), 3 * c.grads[0]),
+            (vmap(grad(closed))(c.stacked()), np.stack([3 * g for g in c.grads]))]
+
+
+def c_jit_scan(c):
+    over_xs, closed, xs, want = _scans(c)
+    return [(jit(grad(over_xs))(xs), want)]
+
+
+def _fori(c):
+    return lambda x: fori_loop(0, 2, lambda i, t: (t[0] + c.s(t[1]), t[1]), (0.0, x))[0]
+
+
+def c_fori(c):
+    f = _fori(c)
+    return [(grad(f)(xnp.asarray(c.x0)), 2 * c.grads[0]),
+            (vmap(grad(f))(c.stacked()), np.stack([2 * g for g in c.grads]))]
+
+
+def c_jit_fori(c):
+    return [(jit(grad(_fori(c)))(xnp.asarray(c.x0)), 2 * c.grads[0])]
+
+
+def _while(c):
+    t = np.random.default_rng(0).uniform(0.5, 1.5, c.x0.shape)
+
+    def h(x, n):
+        return while_loop(lambda k: k[0] < n, lambda k: (k[0] + 1, k[1] + c.s(x)),
+                          (0, 0.0))[1]
+
+    def tangent(x, n):
+        return jvp(lambda x: h(x, n), (x,), (xnp.asarray(t),))[1]
+
+    vals = np.asarray([n * v for n, v in zip((1, 2, 3), c.values)])
+    tans = np.asarray([n * float(np.sum(g * t)) for n, g in zip((1, 2, 3), c.grads)])
+    return h, tangent, xnp.asarray([1, 2, 3]), vals, tans
+
+
+def c_while_batched(c):
+    h, tangent, ns, vals, tans = _while(c)
+    return [(vmap(h)(c.stacked(), ns), vals), (vmap(tangent)(c.stacked(), ns), tans)]
+
+
+def c_jit_while_batched(c):
+    h, tangent, ns, vals, tans = _while(c)
+    return [(jit(vmap(tangent))(c.stacked(), ns), tans)]
+
+
+def c_vmap_grad_all_args(c):
+    # every floating array argument batched and differentiated
+    pos = [i for i, a in enumerate(c.args) if i != c.pos and isinstance(a, np.ndarray)
+           and a.dtype.kind == "f" and a.size and a.shape == np.shape(c.args[i])]
+    if not pos:
+        raise Skip("one floating argument")
+    rng = np.random.default_rng(2)
+    members = {p: [c.args[p]] + [rng.uniform(0.2, 0.8, c.args[p].shape) for _ in range(B - 1)]
+               for p in pos}
+    for k in range(B):
+        args = c._with(c.members[k])
+        for p in pos:
+            args[p] = members[p][k]
+        try:
+            call_ref(c.info, Sample(tuple(args), c.kwargs))
+        except Exception as e:
+            raise Skip("an error input") from e
+
+    def f(x, *others):
+        return c.s(x, dict(zip(pos, others)))
+    argnums = tuple(range(1 + len(pos)))
+    loop = [grad(f, argnums=argnums)(xnp.asarray(c.members[k]),
+                                     *[xnp.asarray(members[p][k]) for p in pos])
+            for k in range(B)]
+    got = vmap(grad(f, argnums=argnums))(c.stacked(),
+                                         *[xnp.asarray(np.stack(members[p])) for p in pos])
+    return [(g, np.stack([np.asarray(lp[j]) for lp in loop])) for j, g in enumerate(got)]
+
+
+def c_jacobians(c):
+    if c.x0.size * c.m > 400:
+        raise Skip("large")
+    x = xnp.asarray(c.x0)
+    fwd = jacfwd(c.flat)(x)
+    loop = np.stack([np.asarray(jacrev(c.flat)(xnp.asarray(m))) for m in c.members])
+    return [(fwd, loop[0]), (vmap(jacrev(c.flat))(c.stacked()), loop),
+            (vmap(jacfwd(c.flat))(c.stacked()), loop)]
+
+
+def c_linearize_vmap(c):
+    # The linear function of linearize, batched over tangents, against jvp one at a time
+    # and the vjp identity <u, J t> == <J^T u, t>.
+    ts = np.random.default_rng(1).uniform(-1, 1, (B,) + c.x0.shape)
+    x = xnp.asarray(c.x0)
+    lin = linearize(c.s, x)[1]
+    want = np.asarray([float(jvp(c.s, (x,), (xnp.asarray(t),))[1]) for t in ts])
+    dots = np.asarray([float(np.sum(c.grads[0] * t)) for t in ts])
+    return [(vmap(lin)(xnp.asarray(ts)), want), (want, dots)]
+
+
+def c_remat(c):
+    f = checkpoint(c.s)
+    return [(grad(f)(xnp.asarray(c.x0)), c.grads[0]),
+            (vmap(grad(f))(c.stacked()), np.stack(c.grads))]
+
+
+def _customs(c):
+    cj = custom_jvp(c.s)
+    cj.defjvp(lambda p, t: jvp(c.s, p, t))
+    cv = custom_vjp(c.s)
+    cv.defvjp(lambda x: (c.s(x), x), lambda x, g: (grad(c.s)(x) * g,))
+    return cj, cv
+
+
+def c_custom_rules(c):
+    # custom_jvp and custom_vjp wrappers whose rules differentiate the entry themselves
+    cj, cv = _customs(c)
+    want = np.stack(c.grads)
+    return [(vmap(grad(cj))(c.stacked()), want), (vmap(grad(cv))(c.stacked()), want)]
+
+
+def c_jit_custom_rules(c):
+    cj, cv = _customs(c)
+    want = np.stack(c.grads)
+    return [(jit(vmap(grad(cj)))(c.stacked()), want), (jit(vmap(grad(cv)))(c.stacked()), want)]
+
+
+def _inplace(c, x):
+    u = c.flat(x)
+    a = xnp.zeros(c.m + 2)
+    a[0] = c.s(x)
+    a[1:c.m + 1] = u
+    a[1:] += a[:-1] * 0.5
+    a *= 2.0
+    return xnp.sum(a * xnp.asarray(c.v))
+
+
+def _functional(c, x):
+    b = xnp.concatenate([xnp.reshape(c.s(x), (1,)), c.flat(x), xnp.zeros(1)])
+    b = xnp.concatenate([b[:1], b[1:] + b[:-1] * 0.5]) * 2.0
+    return xnp.sum(b * xnp.asarray(c.v))
+
+
+def _inplace_want(c):
+    return [np.asarray(grad(lambda x: _functional(c, x))(xnp.asarray(m))) for m in c.members]
+
+
+def c_inplace(c):
+    f = lambda x: _inplace(c, x)  # noqa: E731
+    want = _inplace_want(c)
+    return [(grad(f)(xnp.asarray(c.x0)), want[0]), (vmap(grad(f))(c.stacked()), np.stack(want))]
+
+
+def c_jit_inplace(c):
+    f = lambda x: _inplace(c, x)  # noqa: E731
+    want = _inplace_want(c)
+    return [(jit(vmap(grad(f)))(c.stacked()), np.stack(want)),
+            (grad(jit(f))(xnp.asarray(c.x0)), want[0])]
+
+
+def c_inplace_index(c):
+    v = xnp.asarray(c.v[:c.m])
+
+    def f(x, i):
+        a = xnp.zeros(c.m)
+        a[i] = c.s(x)
+        a += c.flat(x)
+        return xnp.sum(a * v)
+
+    idx = [0, c.m - 1, c.m // 2]
+    want = np.stack([np.asarray(grad(lambda x: xnp.sum(c.flat(x) * v) + c.s(x) * c.v[i])(
+        xnp.asarray(m))) for m, i in zip(c.members, idx)])
+    return [(vmap(grad(f))(c.stacked(), xnp.asarray(idx)), want)]
+
+
+EAGER = {f.__name__[2:]: f for f in (
+    c_vmap_grad, c_vmap_grad_axis1, c_grad_vmap, c_hessians, c_cond, c_cond_batched_pred,
+    c_switch_batched, c_scan, c_fori, c_while_batched, c_inplace, c_inplace_index,
+    c_jacobians, c_linearize_vmap, c_remat, c_custom_rules, c_vmap_grad_all_args)}
+COMPILED = {f.__name__[2:]: f for f in (
+    c_jit_vmap_grad, c_grad_jit, c_jit_grad, c_vmap_jit, c_jit_cond, c_jit_cond_batched_pred,
+    c_jit_scan, c_jit_fori, c_jit_while_batched, c_jit_inplace, c_jit_custom_rules)}
+COMPOSITIONS = {**EAGER, **COMPILED}
+
+
+def _close(got, want, rtol=RTOL):
+    got = np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, f"shape {got.shape} != {want.shape}"
+    scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * 1e-3 * scale, equal_nan=True)
+
+
+def check(case: Case, name: str) -> None:
+    """Run one composition on one case; raise on a mismatch, Skip if not applicable."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            pairs = COMPOSITIONS[name](case)
+        except NotImplementedError as e:
+            if not case.info.jittable and "cannot be compiled yet" in str(e):
+                raise Skip("no lowering") from e
+            raise
+        except TypeError as e:
+            if "Reverse-mode differentiation does not work for while_loop" in str(e):
+                raise Skip("a staged while loop has no transpose (as in JAX)") from e
+            raise
+    for k, (got, want, *rtol) in enumerate(pairs):
+        try:
+            _close(got, want, *rtol)
+        except AssertionError as e:
+            raise AssertionError(f"{case.info.id} {name}[{k}]: {e}") from None
+
+
+def _smooth(x, rng):
+    if isinstance(x, np.ndarray) and x.dtype.kind == "f":
+        return rng.uniform(0.2, 0.8, x.shape)
+    if type(x) is list:
+        return [_smooth(i, rng) for i in x]
+    if type(x) is tuple:
+        return tuple(_smooth(i, rng) for i in x)
+    return x
+
+
+def _run(info, names, n_samples, tries=40):
+    for case in cases(info, n_samples, tries):
+        for name in names:
+            try:
+                check(case, name)
+            except Skip:
+                pass
+
+
+# The CI sample: every entry runs two eager compositions, every EVERY-th entry also one
+# compiled composition (each compiles in tenths of a second), in a fixed rotation.
+_EAGER, _COMPILED = list(EAGER), list(COMPILED)
+EVERY = 8
+
+
+def rotation(i: int) -> list:
+    names = [_EAGER[(2 * i) % len(_EAGER)], _EAGER[(2 * i + 1) % len(_EAGER)]]
+    if i % EVERY == 0:
+        names.append(_COMPILED[(i // EVERY) % len(_COMPILED)])
+    return names
+
+
+@pytest.mark.parametrize("i,info", list(enumerate(ENTRIES)), ids=[e.id for e in ENTRIES])
+def test_compositions_sample(i, info):
+    _run(info, rotation(i), 1, tries=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("info", ENTRIES, ids=lambda e: e.id)
+def test_compositions_all(info):
+    _run(info, list(COMPOSITIONS), 3)
