@@ -15,7 +15,7 @@ import numpy as np
 
 from transforms import core
 from transforms.core import ShapedArray, Trace, Tracer, get_aval
-from transforms.known_values import known_equation
+from transforms.known_values import KnownEquation
 from transforms.tree import tree_flatten, tree_unflatten
 
 __all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "make_jaxpr",
@@ -243,12 +243,20 @@ class StagingTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         invars, avals = [], []
+        known = prim.impl is not None       # every input known: see known_values.py
         for x in args:
-            v = x.var if type(x) is StagingTracer and x._trace is self else self.to_atom(x)
+            if type(x) is StagingTracer and x._trace is self:
+                v = x.var
+                if x.known is None:
+                    known = False
+            else:
+                v = self.to_atom(x)
+                if isinstance(x, Tracer):
+                    known = False
             invars.append(v)
             avals.append(v.aval)
         out_avals = abstract_eval_cached(prim, avals, params)
-        known = known_equation(self, prim, args, params)
+        known = KnownEquation(prim, args, params) if known else None
         if not prim.multiple_results:
             aval = out_avals[0]
             var = Var(aval)

@@ -36,18 +36,6 @@ class KnownEquation:
         return self._outs
 
 
-def known_equation(trace, prim, args, params):
-    """A :class:`KnownEquation` for ``prim`` staged by ``trace`` on ``args``, or None
-    where some argument is an unknown tracer (or the primitive has no eager rule)."""
-    if prim.impl is None:
-        return None
-    for x in args:
-        if isinstance(x, Tracer) and (x._trace is not trace or
-                                      getattr(x, "known", None) is None):
-            return None
-    return KnownEquation(prim, args, params)
-
-
 def _evaluate(root: KnownEquation) -> None:
     """Compute ``root``'s outputs and those of the known equations it depends on, with an
     explicit stack (long chains of staged constants would exceed Python's recursion)."""
