@@ -153,3 +153,18 @@ def test_long_chains_of_constants():
             s = s + i
         return x * int(s)
     np.testing.assert_array_equal(jit(chain)(np.ones(2)), np.full(2, 3000 * 2999 // 2))
+
+
+def test_numpy_conversion_of_known_values_under_jit():
+    import pytest
+
+    def f(x):
+        idx = np.asarray(xnp.arange(3) * 2)     # NumPy's own conversion of a constant
+        return x[idx[1]] + idx.sum()
+    x = np.arange(5.0)
+    assert float(jit(f)(x)) == float(f(x)) == 8.0
+    # an argument, or a differentiated value, still refuses NumPy's conversion
+    with pytest.raises(core.TracerArrayConversionError):
+        jit(lambda x: np.asarray(x))(x)
+    with pytest.raises(core.TracerArrayConversionError):
+        xnp.grad(lambda x: np.asarray(x).sum())(x)

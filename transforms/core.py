@@ -390,6 +390,10 @@ class Tracer:
 
     def __array__(self, dtype=None, copy=None):
         check_alive(self)
+        if not self.carries_derivative():
+            value = self.to_concrete()      # a value known while staging (known_values.py)
+            if value is not None:
+                return np.asarray(value, dtype=dtype)
         raise TracerArrayConversionError(
             f"A traced array {self.aval.str_short()} was converted to a NumPy array inside "
             f"a transformation ({type(self._trace).__name__}); NumPy cannot see through "
