@@ -182,3 +182,17 @@ def test_isrealobj_and_iscomplexobj_of_non_arrays():
                                                 else x), x
         assert xnp.iscomplexobj(x) == np.iscomplexobj(np.asarray(x) if isinstance(
             x, xnp.ndarray) else x), x
+
+
+def test_where_result_dtypes_with_python_scalars_match_numpy():
+    # the eager select caches its result dtype by the cases' dtypes and Python types
+    cond = np.array([True, False, True])
+    cases = [np.arange(3, dtype=np.int8), np.arange(3, dtype=np.uint16), np.arange(3.0),
+             np.arange(3, dtype=np.float32), np.array([1j, 2, 3], np.complex64),
+             np.array([True, False, True]), np.float32(1.5), 2, 0.5, 1j, True]
+    for x in cases:
+        for y in cases:
+            want = np.where(cond, x, y)
+            got = np.asarray(xnp.where(cond, x, y))
+            assert got.dtype == want.dtype, (x, y)
+            np.testing.assert_array_equal(got, want)

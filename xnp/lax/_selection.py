@@ -23,11 +23,28 @@ def _select_n_eval(which, *cases):
     return ShapedArray(shape, dt, all(c.weak_type for c in cases))
 
 
+_CASE_DTYPES: dict = {}      # (selector dtype, each case's dtype or Python type) -> dtype
+
+
+def _case_key(c):
+    t = type(c)
+    if t in (bool, int, float, complex):
+        return t
+    dtype = getattr(c, "dtype", None)
+    return t if dtype is None else dtype
+
+
 def _select_n_impl(which, *cases):
     if len(cases) == 2 and type(cases[0]) is type(cases[1]) is np.ndarray and \
             cases[0].dtype == cases[1].dtype:
         return np.where(which, cases[1], cases[0])      # the common case: no promotion
-    dt = _select_n_eval(_aval(which), *map(_aval, cases)).dtype
+    # The result dtype depends on the cases' dtypes (a Python number's type: weak) only.
+    key = (getattr(which, "dtype", type(which)), *map(_case_key, cases))
+    dt = _CASE_DTYPES.get(key)
+    if dt is None:
+        dt = _select_n_eval(_aval(which), *map(_aval, cases)).dtype
+        if len(_CASE_DTYPES) < 1024:
+            _CASE_DTYPES[key] = dt
     if len(cases) == 2:
         return np.asarray(np.where(which, cases[1], cases[0]), dtype=dt)
     return np.asarray(np.choose(which, cases), dtype=dt)
