@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transforms.core import Tracer, concrete_or_error
+from transforms.core import Tracer, concrete_or_error, is_eager
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -136,6 +136,11 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     values = _items(arrays)
     if not values:
         raise ValueError("need at least one array to concatenate")
+    if out is None and dtype is None and casting == "same_kind" and len(values) > 1 and \
+            is_eager() and all(type(v) is np.ndarray and v.ndim and v.dtype.isnative and
+                               v.dtype.kind in "biufc" for v in values):
+        # the common eager call: NumPy's concatenate is what the primitives compute
+        return wrap(np.concatenate(values, axis=axis))
     dt = _join_dtype(values, dtype, casting, out)
     return _to_out(concatenate_v(values, axis, dt), out, "concatenate")
 
