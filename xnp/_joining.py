@@ -77,6 +77,15 @@ def _join_dtype(values, dtype, casting: str, out=None):
     return dt
 
 
+def _numpy_joins(values: list, dtype, casting: str) -> bool:
+    """Whether NumPy's own joining function gives what the primitives compute: the common
+    eager call, on native numeric NumPy values with NumPy's default dtype and casting
+    (NumPy then also raises its own errors)."""
+    return dtype is None and casting == "same_kind" and len(values) > 1 and is_eager() and \
+        all(type(v) is np.ndarray and v.ndim and v.dtype.isnative and
+            v.dtype.kind in "biufc" for v in values)
+
+
 def concatenate_v(values: list, axis, dt):
     """Concatenate raw values along ``axis`` (None: flattened) after casting to ``dt``."""
     if not values:
@@ -136,10 +145,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     values = _items(arrays)
     if not values:
         raise ValueError("need at least one array to concatenate")
-    if out is None and dtype is None and casting == "same_kind" and len(values) > 1 and \
-            is_eager() and all(type(v) is np.ndarray and v.ndim and v.dtype.isnative and
-                               v.dtype.kind in "biufc" for v in values):
-        # the common eager call: NumPy's concatenate is what the primitives compute
+    if out is None and _numpy_joins(values, dtype, casting):
         return wrap(np.concatenate(values, axis=axis))
     dt = _join_dtype(values, dtype, casting, out)
     return _to_out(concatenate_v(values, axis, dt), out, "concatenate")
@@ -159,6 +165,8 @@ def stack(arrays, axis: int = 0, out=None, *, dtype=None,
     values = [value(v) for v in _items(arrays)]
     if not values:
         raise ValueError("need at least one array to stack")
+    if out is None and _numpy_joins(values, dtype, casting):
+        return wrap(np.stack(values, axis=axis))
     shape = shape_v(values[0])
     if any(shape_v(v) != shape for v in values[1:]):
         raise ValueError("all input arrays must have the same shape")
@@ -194,6 +202,8 @@ def hstack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
     if not values:
         raise ValueError("need at least one array to concatenate")
     axis = 0 if len(shape_v(values[0])) == 1 else 1
+    if _numpy_joins(values, dtype, casting):
+        return wrap(np.concatenate(values, axis=axis))
     return wrap(concatenate_v(values, axis, _join_dtype(values, dtype, casting)))
 
 
@@ -202,6 +212,8 @@ def vstack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
     values = _stack_values(tup, 2)
     if not values:
         raise ValueError("need at least one array to concatenate")
+    if _numpy_joins(values, dtype, casting):
+        return wrap(np.concatenate(values, axis=0))
     return wrap(concatenate_v(values, 0, _join_dtype(values, dtype, casting)))
 
 
