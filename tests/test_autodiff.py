@@ -560,8 +560,12 @@ def test_tangents_take_the_primal_dtype():
     t = rng.normal(size=(4, 3))
     _, got = xnp.jvp(xnp.linalg.qr, (a,), (t,))
     _, want = xnp.jvp(xnp.linalg.qr, (a,), (t + 0j,))
-    for g, w in zip(got, want):
+    eps = 1e-6         # and both are qr's derivative along t: central differences
+    plus, minus = np.linalg.qr(a + eps * t), np.linalg.qr(a - eps * t)
+    assert len(got) == len(want) == 2
+    for g, w, p, m in zip(got, want, plus, minus):
         np.testing.assert_allclose(g, w, atol=1e-12)
+        np.testing.assert_allclose(g, (p - m) / (2 * eps), atol=1e-6)
     assert xnp.jvp(lambda x: x * 2, (np.float32(1),), (1.0,))[1].dtype == np.float32
     assert xnp.vjp(lambda x: x * 2, np.ones(2, np.float32))[1](np.ones(2))[0].dtype == \
         np.float32

@@ -95,3 +95,17 @@ def test_empty_constants_lower_with_their_rank():
         (out,) = runtime.compile_mlir(text, [(value.shape, value.dtype)])()
         np.testing.assert_array_equal(np.asarray(out), value)
         assert np.asarray(out).dtype == value.dtype
+
+
+def test_masked_update_keeps_unselected_elements_out_of_the_derivative():
+    # x[x > 0] **= 0.5: the square root of the negative (unselected) entry must not put a
+    # NaN into the compiled gradient (the eager gradient, with a concrete mask, has none)
+    def f(x):
+        x = x * 1.0
+        x[x > 0] **= 0.5
+        return x.sum()
+    x = np.array([-1.0, 4.0, 0.25])
+    want = [1.0, 0.5 / 2.0, 0.5 / 0.5]         # d/dx of x and of sqrt(x)
+    np.testing.assert_allclose(grad(f)(xnp.asarray(x)), want, rtol=1e-14)
+    np.testing.assert_allclose(jit(grad(f))(x), want, rtol=1e-14)
+    np.testing.assert_allclose(jit(f)(x), -1.0 + 2.0 + 0.5, rtol=1e-14)

@@ -23,6 +23,7 @@ def _close(fn):
     want, got = fn(np), fn(xnp)
     want = want if isinstance(want, tuple) else (want,)
     got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(want)
     for w, g in zip(want, got):
         g = np.asarray(g)
         assert (w.shape, w.dtype) == (g.shape, g.dtype)

@@ -268,7 +268,8 @@ def test_flips_and_rot90_are_views():
     for m in LIBS:
         out = []
         for make in (lambda a: m.fliplr(a), lambda a: m.flipud(a), lambda a: m.flip(a),
-                     lambda a: m.flip(a, 1), *(lambda a, k=k: m.rot90(a, k) for k in range(4))):
+                     lambda a: m.flip(a, 1), lambda a: m.flip(a, ()),
+                     *(lambda a, k=k: m.rot90(a, k) for k in range(4))):
             a = m.zeros((3, 3), int)
             v = make(a)
             m.fill_diagonal(v, [1, 2, 3])

@@ -471,7 +471,9 @@ def _view_writes(m):
 
 
 def test_in_place_operators_on_views_match_numpy():
-    for got, want in zip(_view_writes(xnp), _view_writes(np)):
+    got_all, want_all = _view_writes(xnp), _view_writes(np)
+    assert len(got_all) == len(want_all)
+    for got, want in zip(got_all, want_all):
         if isinstance(want, str):
             assert got == want
         else:
@@ -511,3 +513,17 @@ def test_norm_matches_numpy_bits():
     g = xnp.grad(xnp.linalg.norm)
     assert np.asarray(g(np.zeros(3))).tolist() == [0, 0, 0]
     np.testing.assert_allclose(g(np.array([3.0, 4.0])), [0.6, 0.8])
+
+
+def test_stacked_products_keep_bfloat16():
+    # ml_dtypes gives NumPy a bfloat16 matmul loop returning float32; xnp keeps the
+    # operands' dtype eagerly as under jit (and computes the same values)
+    import ml_dtypes
+    rng = np.random.default_rng(3)
+    b = rng.normal(size=(2, 3, 3)).astype(ml_dtypes.bfloat16)
+    v = rng.normal(size=3).astype(ml_dtypes.bfloat16)
+    for fn, args in [(xnp.matmul, (b, b)), (xnp.matvec, (b, v)), (xnp.dot, (v, b))]:
+        eager, compiled = fn(*args), xnp.jit(fn)(*args)
+        assert eager.dtype == compiled.dtype == ml_dtypes.bfloat16
+        want = getattr(np, fn.__name__)(*(a.astype(np.float32) for a in args))
+        np.testing.assert_allclose(np.asarray(eager, np.float32), want, rtol=2e-2, atol=2e-2)

@@ -224,3 +224,16 @@ def test_object_ufunc_methods_are_eager_only():
         xnp.vmap(lambda x: xnp.logical_or.reduce(x))(xnp.array([[1, None]], dtype=object))
     batched = xnp.vmap(lambda x: xnp.logical_or(x, 2))(o)      # calls batch
     assert repr(batched) == repr(np.logical_or(np.array([Fraction(1, 3), None]), 2))
+
+
+def test_element_of_object_array_holding_an_array_is_the_array_itself():
+    # a full integer index gives the element, as NumPy's (not an xnp view of it)
+    o = np.empty((2, 2), object)
+    o[0, 0], o[1, 1] = np.arange(3), 5
+    xo = xnp.asarray(o)
+    assert type(xo[0, 0]) is np.ndarray and xo[0, 0] is o[0, 0]
+    assert xo[1, 1] == o[1, 1] == 5
+    flat = np.empty(2, object)
+    flat[0] = np.arange(3)
+    assert type(xnp.asarray(flat)[0]) is np.ndarray
+    assert type(xo[0]) is xnp.ndarray and list(np.asarray(xo[0])) == list(o[0])

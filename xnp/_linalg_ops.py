@@ -252,21 +252,29 @@ def _gufunc_loop_expand(x, y, *, name):
     return _core_contract(sig, x, y, _core_ndim(sig, 0, x), _core_ndim(sig, 1, y))
 
 
-def _gufunc_loop_numpy(x, y, *, name):
-    """NumPy's own gufunc loop (``numpy.matmul``, ``numpy.matvec``, ...): one BLAS call
-    per matrix of a stack, which rounds as NumPy does (one dot_general over the whole
-    stack sums in another order). Dtypes without a NumPy loop (bfloat16) take the
-    primitives."""
-    try:
-        return getattr(np, name)(x, y)
-    except TypeError:
-        return _gufunc_loop_expand(x, y, name=name)
+def _numpy_product(numpy_fn, expand):
+    """A product whose eager implementation is NumPy's own loop (one BLAS call per matrix
+    of a stack, which rounds as NumPy does: one dot_general over the whole stack sums in
+    another order) and which every transformation sees as ``expand`` (dot_general).
+    Where NumPy has no loop for the dtype, or its loop returns another dtype (ml_dtypes'
+    bfloat16 products give float32), the expansion runs eagerly too."""
+    def impl(x, y, **params):
+        try:
+            out = numpy_fn(x, y, **params)
+        except TypeError:
+            out = None
+        if out is None or out.dtype != np.result_type(x, y):
+            return expand(x, y, **params)
+        return out
+    return impl
 
 
 # matmul of stacks (an operand of more than 2 dimensions), matvec and vecmat: eagerly
 # NumPy's gufunc, under transformations one dot_general.
-_gufunc_loop_p = CompositePrimitive("gufunc_loop", impl=_gufunc_loop_numpy,
-                                    expand=_gufunc_loop_expand)
+_gufunc_loop_p = CompositePrimitive(
+    "gufunc_loop", impl=_numpy_product(lambda x, y, *, name: getattr(np, name)(x, y),
+                                       _gufunc_loop_expand),
+    expand=_gufunc_loop_expand)
 
 
 def _loop_dtype(sig: _Signature, x, y, dtype, casting):
@@ -305,9 +313,7 @@ def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
             len(shape_of(x)) > 2 or len(shape_of(y)) > 2):
         r = _gufunc_loop_p.bind(x, y, name=sig.name)   # NumPy's per-matrix BLAS calls
     else:
-        if sig.conj and dtype.kind in "cO":    # (objects: their .conjugate(), as NumPy)
-            x = lax.conj_p.bind(x)
-        r = _core_contract(sig, x, y, *cores)
+        r = _gufunc_loop_expand(x, y, name=sig.name)
     if keepdims and out_axes:           # the kept summed axis, placed by out_axes
         r = reshape_v(r, r.shape + (1,))
     if out_axes:
@@ -411,15 +417,8 @@ def _dot_stack_expand(x, y):
     return _DG.bind(x, y, dimension_numbers=(((len(xs) - 1,), (len(ys) - 2,)), ((), ())))
 
 
-def _dot_stack_numpy(x, y):
-    try:
-        return np.dot(x, y)
-    except TypeError:
-        return _dot_stack_expand(x, y)
-
-
 # dot with a stacked second operand: eagerly numpy.dot, under transformations dot_general.
-_dot_stack_p = CompositePrimitive("dot_stack", impl=_dot_stack_numpy,
+_dot_stack_p = CompositePrimitive("dot_stack", impl=_numpy_product(np.dot, _dot_stack_expand),
                                   expand=_dot_stack_expand)
 
 

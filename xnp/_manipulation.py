@@ -285,10 +285,9 @@ def flip(m, axis=None) -> ndarray:
     ``m`` (``m[:, ::-1]``), so writes into it reach ``m``, as in NumPy."""
     v = value(m)
     dims = normalize_axis_tuple(axis, len(shape_v(v)), repeated="repeated axis")
-    if not dims:
-        # NumPy indexes m[()]: a 0-d array gives its scalar
-        return wrap(v) if len(shape_v(v)) else wrap_scalar_result(v)
-    return _reversed_view(m, v, dims)
+    if not dims and not len(shape_v(v)):
+        return wrap_scalar_result(v)    # NumPy indexes m[()]: a 0-d array gives its scalar
+    return _reversed_view(m, v, dims)   # (no axes: a view of all of m, as NumPy's m[()])
 
 
 def _reversed_view(m, v, dims) -> ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 
+import xnp
 from transforms.core import ConcretizationTypeError, Tracer
 from xnp import lax
 from xnp._array import _wrap as wrap
@@ -65,13 +66,16 @@ class MaskedRead:
             self._fail()
         from xnp._index_update import _single_mask
         shape = shape_of(x)
-        full = x.copy()
+        masks = [_single_mask(key, shape, raw(other), True) for _, other in self._ops]
+        if any(m is None for m in masks):   # u shaped like the selection: value-dependent
+            self._fail()
+        # The operators run on the whole array with 1 outside the mask (the double-where
+        # pattern): an unselected element never reaches them, so none of its values (a
+        # negative base of ** 0.5, a zero divisor) puts a NaN into the derivative.
+        full = wrap(lax.select_n_p.bind(masks[0], raw(xnp.ones_like(x)), raw(x)))
         for op, other in self._ops:
-            mask = _single_mask(key, shape, raw(other), True)
-            if mask is None:            # u shaped like the selection: value-dependent
-                self._fail()
             full = op(full, other)
-        return wrap(lax.select_n_p.bind(mask, raw(x), raw(full)))
+        return wrap(lax.select_n_p.bind(masks[-1], raw(x), raw(full)))
 
 
 def _record(op):

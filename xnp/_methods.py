@@ -454,8 +454,10 @@ def _getitem(self, key):
         # x[i], x[i, j], x[1:5]: a concrete array and a basic key are NumPy's own view
         # or element (what index_p's eager implementation returns), without its dispatch
         r = v[key]
-        if type(r) is not np.ndarray:
-            return r                # a NumPy scalar (an object array's element)
+        if type(r) is not np.ndarray or v.dtype.kind == "O" and (
+                type(key) is int and v.ndim == 1 or type(key) is tuple and
+                len(key) == v.ndim and all(type(k) is int for k in key)):
+            return r                # an element: a NumPy scalar, or an object array's
         h = _new_handle(ndarray)
         h._value = r
         return mark_view(h, self, key)

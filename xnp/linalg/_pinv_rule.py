@@ -17,16 +17,17 @@ import xnp
 from transforms.core import CompositePrimitive, Tracer
 from transforms.custom_derivatives import custom_jvp
 from xnp._util import raw, wrap
+from xnp.lax._linalg import mH
+from xnp.linalg._decompositions import _lower_reflected
 
 
 def _h(x):
-    return xnp.conj(xnp.swapaxes(x, -1, -2))
+    return wrap(mH(raw(x)))
 
 
 def _lower_hermitian(x):
-    low = xnp.tril(x, -1)
-    diag = xnp.real(xnp.diagonal(x, axis1=-2, axis2=-1)).astype(x.dtype)
-    return low + _h(low) + diag[..., None] * xnp.eye(x.shape[-1], dtype=x.dtype)
+    """The Hermitian matrix eigh reads from the lower triangle (and real diagonal)."""
+    return wrap(_lower_reflected(raw(x), lower=True))
 
 
 def _pinv_from_svd(a, rcond, hermitian, tolerance):
