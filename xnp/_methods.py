@@ -5,7 +5,6 @@ depends on them; methods delegate to the xnp functions of the same name."""
 from __future__ import annotations
 
 import builtins
-import sys
 import types
 
 import numpy as np
@@ -39,12 +38,12 @@ from xnp._setitem import _setitem
 from xnp._ufuncs import UFUNCS
 from xnp._util import dtype_of, raw
 from xnp._views import (
+    buffer_writable_in_place,
     complex_part_view,
     dtype_view,
     is_basic_key,
     mark_view,
     refresh,
-    shared_only_with_views,
     store_value,
     ufunc_into_view,
     view_info,
@@ -168,12 +167,9 @@ def _binary(fn, name: str = ""):
     def in_place(self, o):
         if ufunc is not None and (not active[0] or _state.trace is _EVAL_TRACE):
             buf = self._value
-            # As in _setitem_in_place: a buffer nothing else can see is updated in place
-            # (NumPy's out= gives the same casting, broadcasting and errors).
-            if type(buf) is np.ndarray and (sys.getrefcount(buf) <= 3 or
-                                            shared_only_with_views(self, buf, 3)) and \
-                    buf.flags.owndata and buf.flags.writeable and \
-                    (type(o) in scalars or type(o) is np.ndarray or isinstance(o, np.generic)):
+            # NumPy's out= gives the same casting, broadcasting and errors.
+            if (type(o) in scalars or type(o) is np.ndarray or isinstance(o, np.generic)) \
+                    and buffer_writable_in_place(self, buf):
                 ufunc(buf, o, out=buf, casting="same_kind")
                 return self
             check_in_place_cast(name, buf.dtype, o)

@@ -4,8 +4,6 @@ a view into its base (xnp/_views.py), or as a functional update (under transform
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 import xnp
@@ -14,9 +12,9 @@ from xnp._array import ndarray
 from xnp._masked_update import MaskedRead
 from xnp._views import (
     ViewTransform,
+    buffer_writable_in_place,
     read_view,
     refresh,
-    shared_only_with_views,
     store_value,
     view_info,
     write_back,
@@ -94,11 +92,7 @@ def _setitem_in_place(self, key, value, through=None) -> bool:
     if _n_active[0] and _state.trace is not _EVAL_TRACE:
         return False
     buf = self._value
-    # Three references: the handle's slot, ``buf`` and getrefcount's argument; more only
-    # where views of this array hold them (they then see the write, as in NumPy).
-    if type(buf) is not np.ndarray or (sys.getrefcount(buf) > 3 and not
-                                       shared_only_with_views(self, buf, 3)) or \
-            not buf.flags.owndata or not buf.flags.writeable:
+    if not buffer_writable_in_place(self, buf):
         return False
     if type(key) is tuple:
         parts = []

@@ -216,6 +216,16 @@ def shared_only_with_views(base: ndarray, buf: np.ndarray, others: int) -> bool:
     return extra <= 0 or (bool(_VIEWS) and _views_sharing(base, buf) == extra)
 
 
+def buffer_writable_in_place(h: ndarray, buf) -> bool:
+    """Whether ``buf`` (``h``'s NumPy buffer, which the caller also holds in one local)
+    may be written in place: a NumPy array owning writeable memory that nothing but ``h``
+    and its views can see (no second handle, tape residual or jit constant). Such a write
+    is then unobservable except through ``h`` and its views, as in NumPy."""
+    # Four references are ours: h's slot, the caller's local, this argument, getrefcount's.
+    return type(buf) is np.ndarray and buf.flags.owndata and buf.flags.writeable and (
+        sys.getrefcount(buf) <= 4 or shared_only_with_views(h, buf, 4))
+
+
 def view_info(h: ndarray):
     """``(base, key)`` if ``h`` is a view, else None."""
     return getattr(h, "_view_of", None)
@@ -255,9 +265,8 @@ def ufunc_into_view(h: ndarray, info, ufunc, operand) -> bool:
     base, key = info
     buf = base._value
     h._value = None         # the view's own NumPy view would hold a reference to ``buf``
-    if getattr(base, "_view_of", None) is not None or type(buf) is not np.ndarray or \
-            not buf.flags.owndata or not buf.flags.writeable or \
-            (sys.getrefcount(buf) > 3 and not shared_only_with_views(base, buf, 3)):
+    if getattr(base, "_view_of", None) is not None or \
+            not buffer_writable_in_place(base, buf):
         return False
     transform = isinstance(key, ViewTransform)
     target = key.numpy_view(buf) if transform else buf[key]
