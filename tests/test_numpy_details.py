@@ -25,8 +25,12 @@ def _error(mod, fn):
     lambda m: m.add(m.arange(3), 1.5, dtype=m.int64),
     lambda m: m.arange(3) < "a",
     lambda m: m.ones(3, dtype=int) + "a",
+    lambda m: m.std(m.ones(3), out=m.zeros((), int)),
+    lambda m: m.ones((2, 3)).std(axis=0, out=m.zeros(3, bool)),
+    lambda m: m.std(m.arange(6).reshape(2, 3), axis=1, dtype=m.int8),
 ], ids=["moveaxis-source", "moveaxis-destination", "swapaxes", "diagonal", "sum",
-        "out-casting", "input-casting", "less-str", "add-str"])
+        "out-casting", "input-casting", "less-str", "add-str", "std-out-int",
+        "std-out-bool", "std-dtype-int"])
 def test_error_class_and_message_match_numpy(call):
     expected, actual = _error(np, call), _error(xnp, call)
     assert type(actual) is type(expected), (actual, expected)

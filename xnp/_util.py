@@ -146,12 +146,16 @@ def normalize_axis(axis, ndim: int, argname: str = "axis") -> int:
 
 def check_std_dtype(aval, out):
     """NumPy's TypeError for an array variance in a bool or integer ``dtype=``: its square
-    root cannot be stored back in place (a 0-d one is cast, as NumPy casts scalars)."""
+    root cannot be stored back in place (a 0-d one is cast, as NumPy casts scalars),
+    and for an integer or bool ``out=``."""
     dt = aval.dtype
-    if dt.kind in "biu" and (aval.ndim or out is not None):
-        raise TypeError(f"Cannot cast ufunc 'sqrt' output from "
-                        f"{np.sqrt.resolve_dtypes((dt, None))[-1]!r} to {dt!r} with "
-                        f"casting rule 'same_kind'")
+    if not (dt.kind in "biu" and (aval.ndim or out is not None)):
+        # NumPy takes the root in ``out`` itself (the variance is stored there first)
+        dt = getattr(out, "dtype", None)
+        if dt is None or dt.kind not in "biu":
+            return
+    from xnp._operators import output_casting_error    # (it imports this module)
+    raise output_casting_error("sqrt", np.sqrt.resolve_dtypes((dt, None))[-1], dt)
 
 
 def axis_of_0d_as_1d(v, axis):
