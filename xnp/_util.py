@@ -154,7 +154,7 @@ def check_std_dtype(aval, out):
         dt = getattr(out, "dtype", None)
         if dt is None or dt.kind not in "biu":
             return
-    from xnp._operators import output_casting_error    # (it imports this module)
+    from xnp._operators import output_casting_error  # (it imports this module)
     raise output_casting_error("sqrt", np.sqrt.resolve_dtypes((dt, None))[-1], dt)
 
 
