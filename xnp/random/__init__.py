@@ -28,11 +28,13 @@ _CLASSES = ["MT19937", "PCG64", "PCG64DXSM", "SFC64", "BitGenerator", "Generator
 # The functional (key) API, by module; the names in _SHARED also exist in NumPy's.
 _KEY_FUNCTIONS = {
     "_keys": ["PRNGKey", "key", "split", "fold_in", "bits", "key_data", "wrap_key_data",
-              "clone"],
+              "clone", "key_impl"],
     "_distributions": ["uniform", "normal", "randint", "bernoulli", "choice", "permutation",
                        "categorical", "gumbel", "exponential", "laplace", "logistic",
                        "truncated_normal", "rademacher", "multivariate_normal"],
     "_gamma": ["gamma", "beta", "dirichlet"],
+    "_more_distributions": ["cauchy", "t", "loggamma", "maxwell", "double_sided_maxwell",
+                            "weibull_min", "generalized_normal", "ball", "orthogonal"],
 }
 _SHARED = ["normal", "uniform", "randint", "choice", "permutation", "exponential", "gumbel",
            "laplace", "logistic", "multivariate_normal", "gamma", "beta", "dirichlet"]

@@ -36,8 +36,10 @@ def _keys(k, n: int):
     return [ks[i]._value for i in range(n)]
 
 
-def _gamma_v(k, a, shape: tuple, dt: np.dtype):
-    """Raw gamma(a, 1) values of ``shape`` (``a``: a raw value broadcasting to it)."""
+def _gamma_v(k, a, shape: tuple, dt: np.dtype, log_space: bool = False):
+    """Raw gamma(a, 1) values of ``shape`` (``a``: a raw value broadcasting to it); with
+    ``log_space``, their logarithms, computed from the same draws without forming the
+    (possibly underflowing) product, so ``exp`` of them is the plain result to rounding."""
     a = xnp.broadcast_to(lax.stop_gradient(wrap(_convert(raw(a), dt))), shape)
     boost = a < 1
     alpha = xnp.where(boost, a + 1, a)
@@ -64,8 +66,10 @@ def _gamma_v(k, a, shape: tuple, dt: np.dtype):
     init = (wrap(k_loop), xnp.zeros(shape, bool), xnp.zeros(shape, dt))
     _, _, value = lax.while_loop(cond, body, init)
     u = wrap(_uniform_v(k_boost, shape, dt, tiny, np.array(1.0, dt)))
-    scale = xnp.where(boost, xnp.exp(xnp.log(u) / xnp.where(boost, a, 1)), 1)
-    return raw(value * scale)
+    log_scale = xnp.where(boost, xnp.log(u) / xnp.where(boost, a, 1), 0)
+    if log_space:
+        return raw(xnp.log(value) + log_scale)
+    return raw(value * xnp.exp(log_scale))
 
 
 def _param_shape(name, shape, *params):

@@ -337,6 +337,19 @@ def wrap_key_data(key_bits_array: Any, *, impl: str | None = None) -> ndarray:
     return wrap(check_key("wrap_key_data", key_bits_array, allow_batched=True))
 
 
+def key_impl(keys: Any) -> str:
+    """The name of the PRNG implementation behind a key or key array: always
+    ``"threefry2x32"`` (checked to be a key; TypeError otherwise).
+
+    Notes
+    -----
+    As ``jax.random.key_impl`` for raw uint32 keys under JAX's default configuration.
+    JAX's ``key_dtype`` (the typed ``key<fry>`` dtype) has no xnp counterpart.
+    """
+    check_key("key_impl", keys, allow_batched=True)
+    return "threefry2x32"
+
+
 def clone(key: Any) -> ndarray:
     """The key itself (JAX's ``clone`` exists for its key-reuse checker; xnp has none)."""
     return wrap(check_key("clone", key, allow_batched=True))
@@ -349,7 +362,10 @@ def _convert(v, dtype):
 
 def _check_shape(name: str, shape: tuple, *param_shapes) -> None:
     if param_shapes:
-        got = np.broadcast_shapes(shape, *param_shapes)
+        try:
+            got = np.broadcast_shapes(shape, *param_shapes)
+        except ValueError:
+            got = "no shape (they do not broadcast)"
         if got != shape:
             raise ValueError(f"{name} parameter shapes must be broadcast-compatible with "
                              f"shape argument, and the result of broadcasting the shapes "
