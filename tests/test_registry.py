@@ -147,6 +147,9 @@ DEDICATED = {
     "hessian", "custom_jvp", "custom_vjp", "vmap",
     "jit", "disable_jit",                                           # test_jit.py
     "eval_shape", "linear_transpose", "checkpoint", "remat",  # test_jax_api_extras.py
+    "custom_gradient", "closure_convert", "jacobian", "block_until_ready",  # test_transforms_
+    "device_put", "device_get", "named_call", "named_scope",               # api_more.py
+    "ensure_compile_time_eval",
     "from_dlpack",                                                  # test_array_api.py
     "row_stack",                                                    # test_index_tricks.py
     "errstate", "seterr", "geterr", "seterrcall", "geterrcall",     # test_numpy_utils.py

@@ -3,6 +3,7 @@
 It knows no NumPy function; ``xnp`` declares its primitives with it.
 """
 
+from transforms import tree_util  # noqa: F401, E402
 from transforms.ad import float0  # noqa: F401
 from transforms.api_extras import (  # noqa: F401
     ShapeDtypeStruct,
@@ -10,6 +11,17 @@ from transforms.api_extras import (  # noqa: F401
     eval_shape,
     linear_transpose,
     remat,
+)
+from transforms.api_more import (  # noqa: F401
+    block_until_ready,
+    closure_convert,
+    custom_gradient,
+    device_get,
+    device_put,
+    ensure_compile_time_eval,
+    jacobian,
+    named_call,
+    named_scope,
 )
 from transforms.autodiff import (  # noqa: F401
     grad,
@@ -39,6 +51,7 @@ from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
 from transforms.jit import disable_jit, jit  # noqa: F401
 from transforms.tree import (  # noqa: F401
+    Partial,
     register_dataclass,
     register_pytree_node,
     tree_flatten,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -211,6 +212,16 @@ def abstract_eval_cached(prim, avals: list, params: dict) -> list:
     return out
 
 
+class _CompileTimeEval(threading.local):
+    """``depth``: how many ``ensure_compile_time_eval`` contexts this thread is in; in
+    one, staging traces evaluate primitives whose inputs are all concrete."""
+
+    depth = 0
+
+
+compile_time_eval = _CompileTimeEval()
+
+
 class StagingTrace(Trace):
     """Records every primitive bound while it is current as an equation of a jaxpr."""
 
@@ -242,6 +253,9 @@ class StagingTrace(Trace):
         return entry[1]
 
     def process_primitive(self, prim, args, params):
+        if compile_time_eval.depth and not any(isinstance(x, Tracer) for x in args):
+            with core.set_current_trace(core._EVAL_TRACE):   # ensure_compile_time_eval
+                return prim.bind(*args, **params)
         invars, avals = [], []
         known = prim.impl is not None       # every input known: see known_values.py
         for x in args:
@@ -268,6 +282,8 @@ class StagingTrace(Trace):
         return outs
 
     def process_custom(self, kind, args, params):
+        if compile_time_eval.depth and not any(isinstance(x, Tracer) for x in args):
+            return params["call"](*args)     # its primitives run eagerly (see above)
         from transforms.custom_derivatives import stage_custom
         return stage_custom(self, kind, args, params)
 

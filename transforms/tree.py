@@ -10,13 +10,15 @@ transformations use it in cache keys.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 __all__ = [
-    "PyTreeDef", "register_dataclass", "register_pytree_node", "tree_all", "tree_flatten",
-    "tree_leaves", "tree_map", "tree_structure", "tree_unflatten", "treedef_children",
+    "Partial", "PyTreeDef", "register_dataclass", "register_pytree_node", "tree_all",
+    "tree_flatten", "tree_leaves", "tree_map", "tree_structure", "tree_unflatten",
+    "treedef_children",
 ]
 
 _NoneType = type(None)
@@ -333,3 +335,51 @@ register_pytree_node(OrderedDict, lambda x: (list(x.values()), tuple(x)),
                      lambda aux, ch: OrderedDict(zip(aux, ch, strict=True)))
 register_pytree_node(defaultdict, _flatten_defaultdict,
                      lambda aux, ch: defaultdict(aux[0], zip(aux[1], ch, strict=True)))
+
+
+class _WrappedPartial:
+    """A ``functools.partial`` kept whole as the function of a :class:`Partial` (so that
+    its own arguments stay outside the pytree); compares and hashes as the partial, and
+    shows its ``func``, ``args`` and ``keywords``."""
+
+    __slots__ = ("partial",)
+
+    def __init__(self, partial: functools.partial):
+        self.partial = partial
+
+    func = property(lambda self: self.partial.func)
+    args = property(lambda self: self.partial.args)
+    keywords = property(lambda self: self.partial.keywords)
+
+    def __call__(self, *args, **kwargs):
+        return self.partial(*args, **kwargs)
+
+    def __eq__(self, other):
+        other = other.partial if isinstance(other, _WrappedPartial) else other
+        return self.partial == other
+
+    def __hash__(self):
+        return hash(self.partial)
+
+    def __repr__(self):
+        return repr(self.partial)
+
+
+class Partial(functools.partial):
+    """``functools.partial`` as a pytree, so that functions can be arguments of ``jit``.
+
+    ``Partial(func, *args, **kwargs)`` calls as ``functools.partial`` does. As a pytree
+    its children are ``args`` and ``keywords`` (their leaves are traced under
+    transformations) and ``func`` is auxiliary data: it must be hashable, and equal
+    functions reuse a ``jit`` trace. When ``func`` is itself a ``functools.partial``, its
+    arguments are not merged into this one's (they stay part of ``func``), as in JAX.
+    """
+
+    def __new__(cls, func, *args, **kwargs):
+        if isinstance(func, functools.partial):
+            func = _WrappedPartial(func)
+        return super().__new__(cls, func, *args, **kwargs)
+
+
+register_pytree_node(Partial, lambda p: ((p.args, p.keywords), p.func),
+                     lambda func, ch: Partial(func, *ch[0], **ch[1]))

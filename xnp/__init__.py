@@ -12,6 +12,10 @@ import numpy as _numpy
 from transforms.api_extras import (
     ShapeDtypeStruct, checkpoint, eval_shape, linear_transpose, remat,
 )
+from transforms.api_more import (
+    block_until_ready, closure_convert, custom_gradient, device_get, device_put,
+    ensure_compile_time_eval, jacobian, named_call, named_scope,
+)
 from transforms.autodiff import (
     grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp,
 )
