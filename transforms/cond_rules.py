@@ -9,7 +9,8 @@ rules so that custom derivative rules inside a branch are kept. An index outside
 Rules: JVP (the JVP of every branch), linearize/partial evaluation (known and staged
 branches; all branches produce the residuals of all, zeros in the slots of the others),
 transposition (the transposed branches), batching (batched branches, or, for a batched
-index, every branch followed by a select), lowering (``stablehlo.case``).
+index, every branch followed by a select; eagerly, each branch on its own members only,
+also under nested vmaps: :mod:`transforms.batch_levels`), lowering (``stablehlo.case``).
 """
 
 from __future__ import annotations
@@ -96,6 +97,9 @@ def _cond_batch(vals, dims, *, branches, funs=None, _axis):
     parts = _concrete_partition(vals[0], dims[0], len(branches), ops, branches)
     if parts is not None:
         return _cond_batch_partitioned(parts, ops, op_dims, branches, funs, size, name)
+    nested = _cond_batch_nested(index, dims[0], ops, op_dims, branches, funs, _axis)
+    if nested is not None:
+        return nested
     # A batched index: every branch runs on the whole batch, then each member's result
     # is selected (the branches have no side effects, so running them all is sound).
     # As in JAX, branch i sees its operands through a stop_gradient for the members
@@ -161,6 +165,7 @@ def _cond_batch_partitioned(parts, ops, op_dims, branches, funs, size, name):
     runs on the members that take it, and only on those (a branch never sees a member it
     is not taken for, whose values may be outside its domain: a singular matrix, an
     out-of-bounds index, the zero residuals of another branch's linearization)."""
+    from transforms.batch_levels import run_batched
     from xnp.lax import concatenate_p
     from xnp.lax._batch_util import bdim_to_front
     n_out = len(branches[0].out_avals)
@@ -170,14 +175,34 @@ def _cond_batch_partitioned(parts, ops, op_dims, branches, funs, size, name):
     for i, rows in parts:
         whole = len(rows) == size
         ops_i = [x if d is None or whole else _rows(x, rows) for x, d in zip(ops0, dims0)]
-        results.append(eval_jaxpr(jt.batch_jaxpr(branches[i], dims0, len(rows), name,
-                                                 funs[i], (True,) * n_out), *ops_i))
+        results.append(run_batched(branches[i], funs[i], ops_i, dims0, len(rows)))
     if len(parts) == 1:
         return results[0], [0] * n_out
     inverse = np.argsort(np.concatenate([rows for _, rows in parts]))
     outs = [_rows(concatenate_p.bind(*cases, dimension=0), inverse)
             for cases in zip(*results)]
     return outs, [0] * n_out
+
+
+def _cond_batch_nested(index, dim, ops, op_dims, branches, funs, axis):
+    """Under nested vmaps, an index concrete only through the enclosing vmap levels: the
+    partitioned cond over the merged batch of all of them (None where that does not
+    apply)."""
+    from transforms.batch_levels import MergedLevels, concrete_levels
+    levels = concrete_levels([index], axis.parent)
+    if not levels:
+        return None
+    merged = MergedLevels(axis, levels)
+    index, _ = merged.merge(index, dim)
+    ops, op_dims = zip(*[merged.merge(x, d) for x, d in zip(ops, op_dims)]) if ops \
+        else ((), ())
+    with core.set_current_trace(merged.bottom):
+        parts = _concrete_partition(index, 0, len(branches), ops, branches)
+        if parts is None:
+            return None
+        outs, out_dims = _cond_batch_partitioned(parts, ops, op_dims, branches, funs,
+                                                 merged.size, None)
+    return [merged.split(o, d)[0] for o, d in zip(outs, out_dims)], out_dims
 
 
 def _forwarded_operand(branches, k):

@@ -12,8 +12,10 @@ Rules: JVP (carry and slices grow by their tangents), partial evaluation (a know
 now, whose per-iteration residuals become extra stacked outputs, and a staged scan; the
 residuals that are loop constants are passed once, not stacked), transposition (a scan
 in the opposite direction that accumulates the constants' cotangents in its carry),
-batching (carried values batched where they must be, to a fixed point), lowering
-(``stablehlo.while`` with dynamic slices and updates).
+batching (carried values batched where they must be, to a fixed point; eagerly, a body
+holding control flow runs step by step under vmap, so that a cond inside it runs each
+member through its own branch only), lowering (``stablehlo.while`` with dynamic slices
+and updates).
 """
 
 from __future__ import annotations
@@ -282,11 +284,48 @@ def _scan_batch(vals, dims, *, jaxpr, length, reverse, num_consts, num_carry, fu
     xs = [moveaxis_v(x, d, 1) if d is not None else x for x, d in zip(xs, xdims)]
     body_dims = (tuple(cdims) + tuple(0 if b else None for b in carry_b) +
                  tuple(0 if b else None for b in xs_b))
+    eager = _scan_batch_eager(jaxpr, funs[0] if funs else None, consts, carry, xs,
+                              body_dims, length, reverse, num_carry, _axis)
+    if eager is not None:
+        return eager
     body = jt.batch_jaxpr(jaxpr, body_dims, size, name, funs[0] if funs else None,
                           tuple(carry_b + ys_b))
     outs = scan_p.bind(*consts, *carry, *xs,
                        **_params(body, length, reverse, num_consts, num_carry))
     return outs, [0 if b else None for b in carry_b] + [1 if b else None for b in ys_b]
+
+
+def _scan_batch_eager(jaxpr, fun, consts, carry, xs, body_dims, length, reverse,
+                      num_carry, axis):
+    """Eagerly, a body holding control flow runs step by step under vmap (as a Python
+    loop over the slices would), so that a cond or while_loop inside runs each member
+    only where it must; a batched jaxpr would run every branch on every member. None
+    where the batched scan is used instead (no such body, staged values, no step)."""
+    from transforms.batch_levels import concrete_levels, holds_control_flow, run_batched
+    from xnp.lax import concatenate_p, reshape_p, slice_p
+    if not length or not holds_control_flow(jaxpr) or \
+            concrete_levels([*consts, *carry, *xs], axis.parent) is None:
+        return None
+    n_c = len(consts)
+    xdims = body_dims[n_c + num_carry:]
+    dims = body_dims[:n_c + num_carry]
+    ys = []
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        x_i = []
+        for x in xs:
+            shape = get_aval(x).shape
+            one = slice_p.bind(x, start_indices=(i,) + (0,) * (len(shape) - 1),
+                               limit_indices=(i + 1,) + shape[1:], strides=None)
+            x_i.append(reshape_p.bind(one, new_sizes=shape[1:]))
+        outs = run_batched(jaxpr, fun, [*consts, *carry, *x_i], dims + xdims, axis.axis_size,
+                           axis.axis_name)
+        carry, dims = outs[:num_carry], body_dims[:n_c] + (0,) * num_carry
+        ys.append([reshape_p.bind(y, new_sizes=(1, *get_aval(y).shape)) for y in
+                   outs[num_carry:]])
+    if reverse:
+        ys.reverse()
+    ys = [concatenate_p.bind(*steps, dimension=0) for steps in zip(*ys)]
+    return carry + ys, [0] * num_carry + [1] * len(ys)
 
 
 # ---------------------------------------------------------------------------------------

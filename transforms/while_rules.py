@@ -6,17 +6,22 @@ Operands are ``(*cond_consts, *body_consts, *carry)``; the parameters ``cond_jax
 
 Rules: JVP (the carry grows by its tangents), batching (a batched predicate runs the loop
 while any member's predicate holds and keeps the finished members' carries with a
-select), lowering (``stablehlo.while``). Reverse mode needs the trip count: eagerly it is
-known, and linearize unrolls the loop on its tape; under ``jit`` it is not, and
-transposition raises the error JAX raises (use ``scan`` or ``fori_loop`` with static
-bounds).
+select; eagerly, where the predicate is concrete, the body runs only on the members
+still looping instead: :mod:`transforms.while_eager`), lowering (``stablehlo.while``).
+Reverse mode needs the trip count: eagerly it is known, and linearize unrolls the loop on
+its tape (one cond per step where ``vmap`` batches the predicate below the tape); under
+``jit`` it is not, and transposition raises the error JAX raises (use ``scan`` or
+``fori_loop`` with static bounds).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from transforms import core
 from transforms import jaxpr_transforms as jt
 from transforms.ad import Zero, instantiate, is_differentiable, tangent_aval
+from transforms.cond_rules import cond_p
 from transforms.core import Primitive, Tracer, get_aval
 from transforms.jaxpr import (
     ClosedJaxpr,
@@ -95,15 +100,45 @@ def _while_partial_eval(tape: StagingTrace, args, params):
     body at a time. Otherwise the whole loop is staged (and cannot be transposed)."""
     cconsts, bconsts, carry = _split(args, params["cond_nconsts"], params["body_nconsts"])
     cond, body = params["cond_jaxpr"], params["body_jaxpr"]
+    step = None
     while True:
         pred = eval_jaxpr(cond, *cconsts, *carry)[0]
         if isinstance(pred, Tracer):
-            pred = pred.to_concrete()
-            if pred is None:
-                return StagingTrace.process_primitive(tape, while_p, args, params)
+            value = pred.to_concrete()
+            if value is None:
+                value = _batched_pred(pred, tape.parent)
+                if value is None:
+                    return StagingTrace.process_primitive(tape, while_p, args, params)
+                if not value.any():
+                    return carry
+                # Under vmap (a predicate batched below the tape): one step is a cond,
+                # which runs the body only on the members still looping.
+                step = step or _step_as_cond(body, len(bconsts))
+                from xnp.lax import convert_element_type_p
+                index = convert_element_type_p.bind(pred, new_dtype=np.dtype(np.int32))
+                carry = cond_p.bind(index, *bconsts, *carry, branches=step,
+                                    funs=(None, None))
+                continue
+            pred = value
         if not pred:
             return carry
         carry = eval_jaxpr(body, *bconsts, *carry)
+
+
+def _batched_pred(pred, context):
+    """The members' predicates behind ``pred``, a tracer of the vmap below the tape
+    whose value is concrete through the enclosing vmap levels; None otherwise."""
+    from transforms.batch_levels import concrete_levels, peeled_value
+    if not concrete_levels([pred], context):
+        return None
+    return np.asarray(peeled_value(pred), dtype=bool)
+
+
+def _step_as_cond(body: ClosedJaxpr, nb: int) -> tuple:
+    """The branches (keep the carry, run the body) of one loop step as a cond."""
+    def keep(*args):
+        return list(args[nb:])
+    return (trace_to_jaxpr(keep, list(body.in_avals)), body)
 
 
 def _first_outputs(closed: ClosedJaxpr, n: int) -> ClosedJaxpr:
@@ -157,6 +192,7 @@ def _while_transpose(cts, *args, **params):
 
 
 def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, _axis):
+    from transforms.while_eager import eager_batched_while
     from xnp.lax._batch_util import bdim_to_front
     size, name = _axis.axis_size, _axis.axis_name
     cconsts, bconsts, carry = _split(vals, cond_nconsts, body_nconsts)
@@ -170,6 +206,11 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     carry = [bdim_to_front(c, d, size) if b else c
              for c, d, b in zip(carry, carry_dims, carry_b)]
     carry_dims = tuple(0 if b else None for b in carry_b)
+    if pred_batched:       # eagerly, the body runs on the members still looping only
+        outs = eager_batched_while(cond_jaxpr, body_jaxpr, cconsts, cdims, bconsts, bdims,
+                                   carry, _axis)
+        if outs is not None:
+            return outs, [0] * len(outs)
     body = jt.batch_jaxpr(body_jaxpr, tuple(bdims) + carry_dims, size, name, None,
                           tuple(carry_b))
     cond = jt.batch_jaxpr(cond_jaxpr, tuple(cdims) + carry_dims, size, name, None,

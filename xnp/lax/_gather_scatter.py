@@ -81,6 +81,10 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, mode="fill
                  fill_value=None):
     operand = np.asarray(operand)
     dn = dimension_numbers
+    if mode != "fill" and dn.start_index_map == (0,) == dn.collapsed_slice_dims and \
+            operand.size and tuple(slice_sizes[1:]) == operand.shape[1:] and \
+            dn.offset_dims == tuple(range(1, operand.ndim)) and np.ndim(indices) == 2:
+        return operand.take(np.asarray(indices)[:, 0], axis=0, mode="clip")  # whole rows
     window_dims = [d for d in range(operand.ndim) if d not in dn.collapsed_slice_dims]
     window_sizes = [slice_sizes[d] for d in window_dims]
     nb = np.ndim(indices) - 1
