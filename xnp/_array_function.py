@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp import _eager_numpy
 from xnp._array import ndarray
 
 # Types that never override functions (checked first, by identity).
@@ -78,9 +79,13 @@ def _dispatch(public, args, kwargs):
                     f"__array_function__: {[t for t in types if t not in (ndarray, np.ndarray)]}")
 
 
-def dispatching(fn, name: str, module: str):
-    """``fn`` as a public function that honours ``__array_function__`` overrides."""
+def dispatching(fn, name: str, module: str, numpy_fn=None):
+    """``fn`` as a public function that honours ``__array_function__`` overrides; with
+    ``numpy_fn`` (NumPy's routine and its call plan, see xnp/_eager_numpy.py), plain eager
+    calls run NumPy's routine instead."""
     plain = _PLAIN
+    numpy_fn, plan = numpy_fn or (None, None)
+    plain_call, wrap_result = _eager_numpy.plain_call, _eager_numpy.wrap_result
 
     def public(*args, **kwargs):
         for a in args:
@@ -90,8 +95,16 @@ def dispatching(fn, name: str, module: str):
             for a in kwargs.values():
                 if type(a) not in plain and _needs_dispatch(a):
                     return _dispatch(public, args, kwargs)
+        if plan is not None:
+            call = plain_call(plan, args, kwargs)
+            if call is not None:
+                return wrap_result(numpy_fn(*call[0], **call[1]))
         return fn(*args, **kwargs)
 
+    return _describe(public, fn, name, module)
+
+
+def _describe(public, fn, name: str, module: str):
     public.__dict__.update(getattr(fn, "__dict__", {}))
     public.__name__ = public.__qualname__ = name
     public.__doc__ = fn.__doc__
@@ -123,6 +136,13 @@ def install(namespace: dict, numpy_module, module: str) -> None:
             continue
         if id(fn) not in wrapped:
             own = getattr(fn, "__name__", name)     # ``max`` for amax and max
+            numpy_fn = None
+            if name in _eager_numpy.EAGER_NUMPY.get(module, ()):
+                numpy_fn = getattr(numpy_module, name)
+                # (its undecorated routine, where NumPy's dispatch step can be skipped)
+                plan = _eager_numpy.call_plan(numpy_fn) or \
+                    _eager_numpy.call_plan(numpy_fn._implementation)
+                numpy_fn = (numpy_fn._implementation, plan) if plan else None
             wrapped[id(fn)] = dispatching(fn, own if hasattr(numpy_module, own) else name,
-                                          module)
+                                          module, numpy_fn)
         namespace[name] = wrapped[id(fn)]

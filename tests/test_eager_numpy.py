@@ -1,0 +1,91 @@
+"""Plain eager calls of the functions in xnp/_eager_numpy.py run NumPy's routine; every
+other call (traced values, out=, JAX's keywords, dtypes NumPy's routine does not take)
+runs xnp's own implementation. The registry's jit/vmap/grad tests compare that
+implementation with these eager results; here the gate itself is checked."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import xnp
+from xnp import _array_function, _eager_numpy
+
+
+def _public(module: str, name: str):
+    namespace = {"xnp": xnp, "xnp.linalg": xnp.linalg, "xnp.fft": xnp.fft}[module]
+    return getattr(namespace, name)
+
+
+DELEGATED = sorted((m, n) for m, names in _eager_numpy.EAGER_NUMPY.items() for n in names)
+
+
+@pytest.mark.parametrize("module,name", DELEGATED, ids=lambda x: x)
+def test_every_listed_function_runs_numpys_routine(module, name):
+    fn = _public(module, name)
+    assert _array_function.is_dispatching(fn) and fn.__name__ == name
+    closure = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__)))
+    assert closure["plan"] is not None, f"{module}.{name} does not run NumPy's routine"
+
+
+_MEDIAN_PLAN = _eager_numpy.call_plan(np.median)
+
+
+@pytest.mark.parametrize("args,kwargs,numpys", [
+    ((np.arange(5.0),), {}, True),
+    ((xnp.arange(5.0),), {"axis": 0, "keepdims": True}, True),
+    ((np.arange(5.0),), {"out": None}, True),
+    (([[1, 2], [3, 4.5]],), {"axis": (0, 1)}, True),                  # list of numbers
+    ((np.arange(5.0),), {"out": xnp.zeros(())}, False),               # out= array
+    ((np.arange(5.0), 0, xnp.zeros(())), {}, False),                  # positional out
+    ((np.arange(5.0).astype(ml_dtypes.bfloat16),), {}, False),        # not NumPy's dtype
+    ((np.arange(5.0).astype(">f8"),), {}, False),                     # byte-swapped
+    ((np.array([1, "a"], object),), {}, False),                       # object array
+    (([xnp.arange(3.0), xnp.arange(3.0)],), {}, False),               # list of arrays
+    ((np.arange(5.0),), {"size": 3}, False),                          # not NumPy's keyword
+    ((np.arange(5.0),), {"axis": lambda: 0}, False),                  # a callable
+], ids=["numpy-in", "xnp-in", "out-none", "list-of-numbers", "out", "positional-out",
+        "bfloat16", "byte-swapped", "object", "list-of-arrays", "jax-keyword", "callable"])
+def test_which_calls_take_numpys_routine(args, kwargs, numpys):
+    assert (_eager_numpy.plain_call(_MEDIAN_PLAN, args, kwargs) is not None) is numpys
+    with xnp.disable_jit():
+        inside = []
+        xnp.vmap(lambda v: inside.append(_eager_numpy.plain_call(_MEDIAN_PLAN, (v,), {})))(
+            np.ones((2, 3)))
+    assert inside == [None]     # under a transformation: always xnp's implementation
+
+
+def test_jax_keywords_and_traced_values_take_xnp():
+    x = np.array([0.0, 3.0, 0.0, 5.0])
+    r = xnp.nonzero(x, size=3, fill_value=-1)          # JAX's keywords
+    assert [list(np.asarray(i)) for i in r] == [[1, 3, -1]]
+    f = xnp.jit(lambda v: xnp.linalg.norm(v) + xnp.median(v))
+    np.testing.assert_allclose(f(x), np.linalg.norm(x) + np.median(x), rtol=1e-15)
+    g = xnp.grad(lambda v: xnp.linalg.norm(v))(x)
+    np.testing.assert_allclose(g, x / np.linalg.norm(x), rtol=1e-15)
+    v = xnp.vmap(lambda row: xnp.searchsorted(np.arange(5.0), row))(np.array([[0.5], [3.5]]))
+    np.testing.assert_array_equal(v, [[1], [4]])
+
+
+def test_results_are_xnp_arrays_or_numpy_scalars_and_independent():
+    a = xnp.asarray([3.0, 1.0, 2.0])
+    assert type(xnp.linalg.norm(a)) is np.float64
+    assert type(xnp.median(a)) is np.float64
+    idx = xnp.argsort(a)
+    assert type(idx) is xnp.ndarray and idx.dtype == np.int64
+    assert all(type(i) is xnp.ndarray for i in xnp.nonzero(a))
+    hist, edges = xnp.histogram(a, bins=2)
+    assert type(hist) is xnp.ndarray and type(edges) is xnp.ndarray
+    s = xnp.roll(a, 1)
+    s += 1
+    np.testing.assert_array_equal(a, [3.0, 1.0, 2.0])
+
+
+def test_errors_and_warnings_are_numpys():
+    with pytest.raises(np.linalg.LinAlgError):
+        xnp.linalg.solve(np.zeros((2, 2)), np.ones(2))
+    with pytest.raises(ValueError):
+        xnp.searchsorted(np.ones((2, 2)), 1.0)
+    with pytest.warns(RuntimeWarning):
+        xnp.median(np.array([]))
