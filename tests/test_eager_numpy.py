@@ -42,11 +42,14 @@ _MEDIAN_PLAN = _eager_numpy.call_plan(np.median)
     ((np.arange(5.0).astype(ml_dtypes.bfloat16),), {}, False),        # not NumPy's dtype
     ((np.arange(5.0).astype(">f8"),), {}, False),                     # byte-swapped
     ((np.array([1, "a"], object),), {}, False),                       # object array
-    (([xnp.arange(3.0), xnp.arange(3.0)],), {}, False),               # list of arrays
+    (([xnp.arange(3.0), np.arange(3.0)],), {}, True),                 # list of arrays
+    (([xnp.arange(3.0), np.arange(3.0, dtype=">f8")],), {}, False),
+    (([1.0] * 10_001,), {}, False),                                   # a long list
     ((np.arange(5.0),), {"size": 3}, False),                          # not NumPy's keyword
     ((np.arange(5.0),), {"axis": lambda: 0}, False),                  # a callable
 ], ids=["numpy-in", "xnp-in", "out-none", "list-of-numbers", "out", "positional-out",
-        "bfloat16", "byte-swapped", "object", "list-of-arrays", "jax-keyword", "callable"])
+        "bfloat16", "byte-swapped", "object", "list-of-arrays", "list-of-swapped-arrays",
+        "long-list", "jax-keyword", "callable"])
 def test_which_calls_take_numpys_routine(args, kwargs, numpys):
     assert (_eager_numpy.plain_call(_MEDIAN_PLAN, args, kwargs) is not None) is numpys
     with xnp.disable_jit():

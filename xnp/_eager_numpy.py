@@ -11,7 +11,7 @@ routine instead, when
 - every array argument is a native numeric NumPy value, or an xnp array holding one
   (not bfloat16, object, string or byte-swapped data);
 - every other argument is a Python scalar, string, None, dtype or type, or a list or
-  tuple of Python numbers; and
+  tuple of Python numbers or of such arrays (up to 10,000 items); and
 - every keyword is one NumPy's routine takes (JAX's ``size=`` is not) and ``out`` is None.
 
 Anything else (a tracer, an ``out=`` array, a callable, a list of arrays, a duck array)
@@ -55,6 +55,7 @@ EAGER_NUMPY = {
 _NO = object()
 _PARAMETER_TYPES = frozenset({int, float, complex, bool, str, type(None)})
 _NUMBER_TYPES = (int, float, complex)
+_LONGEST_SCANNED = 10_000
 
 
 def call_plan(numpy_fn) -> tuple[int, frozenset] | None:
@@ -85,8 +86,13 @@ def _plain(x):
         return x
     if isinstance(x, np.generic):
         return x if x.dtype.kind in "biufc" and x.dtype.isnative else _NO
-    if t is list or t is tuple:
-        return x if _numbers(x) else _NO
+    if t is list or t is tuple:      # (long lists take xnp's path: no second scan)
+        if len(x) > _LONGEST_SCANNED:
+            return _NO
+        if _numbers(x):
+            return x
+        items = [_plain(item) for item in x]    # arrays in a list: lexsort((a, b))
+        return _NO if any(item is _NO for item in items) else t(items)
     if t is np.dtype or t is type:
         return x
     return _NO
