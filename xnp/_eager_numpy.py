@@ -31,16 +31,20 @@ import numpy as np
 from transforms import core
 from xnp._array import _wrap, ndarray
 
-# Per namespace, the functions whose plain eager calls run NumPy's routine.
+# Per namespace, the functions whose plain eager calls run NumPy's routine (not ``diff``,
+# whose n=0 returns its argument itself, nor ``pad``, whose mode='empty' xnp fills).
 EAGER_NUMPY = {
     "xnp": frozenset({
-        "allclose", "argsort", "argwhere", "array_equal", "average", "bincount", "convolve",
-        "corrcoef", "correlate", "cov", "cross", "digitize", "flatnonzero", "gradient",
-        "histogram", "histogram2d", "histogramdd", "interp", "isclose", "isin", "kron",
-        "lexsort", "logspace", "median", "nanmedian", "nanpercentile", "nanquantile",
-        "nanstd", "nanvar", "nonzero", "outer", "percentile", "polyfit",
-        "polyval", "ptp", "quantile", "roll", "searchsorted", "std", "tensordot",
-        "trace", "trapezoid", "tril", "triu", "unique", "var",
+        "all", "allclose", "amax", "amin", "any", "argmax", "argmin", "argsort", "argwhere",
+        "around", "array_equal", "average", "bincount", "clip", "convolve", "corrcoef",
+        "correlate", "count_nonzero", "cov", "cross", "cumprod", "cumsum",
+        "digitize", "dot", "flatnonzero", "gradient", "histogram", "histogram2d",
+        "histogramdd", "inner", "interp", "isclose", "isin", "kron", "lexsort", "logspace",
+        "max", "mean", "median", "min", "nanmax", "nanmean", "nanmedian", "nanmin",
+        "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "nonzero",
+        "outer", "percentile", "polyval", "prod", "ptp", "quantile", "roll", "round",
+        "searchsorted", "select", "std", "sum", "tensordot", "trace", "trapezoid", "tril",
+        "triu", "unique", "var", "vdot",
     }),
     "xnp.linalg": frozenset({
         "cholesky", "cond", "det", "inv", "lstsq", "matrix_power", "matrix_rank", "norm",
@@ -93,8 +97,11 @@ def _plain(x):
             return x
         items = [_plain(item) for item in x]    # arrays in a list: lexsort((a, b))
         return _NO if any(item is _NO for item in items) else t(items)
-    if t is np.dtype or t is type:
-        return x
+    if t is np.dtype:
+        return x if x.kind in "biufc" else _NO
+    if t is type:       # a dtype= argument: Python's or NumPy's numeric types only
+        return x if x in _NUMBER_TYPES or x is bool or (
+            issubclass(x, np.generic) and np.dtype(x).kind in "biufc") else _NO
     return _NO
 
 
