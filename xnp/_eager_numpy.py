@@ -32,10 +32,11 @@ from transforms import core
 from xnp._array import _wrap, ndarray
 
 # Per namespace, the functions whose plain eager calls run NumPy's routine (not ``diff``,
-# whose n=0 returns its argument itself, nor ``pad``, whose mode='empty' xnp fills).
+# whose n=0 returns its argument itself, nor ``pad``, whose mode='empty' xnp fills, nor
+# ``argsort``, stable in xnp (as the array API and JAX require) but not in NumPy).
 EAGER_NUMPY = {
     "xnp": frozenset({
-        "all", "allclose", "amax", "amin", "any", "argmax", "argmin", "argsort", "argwhere",
+        "all", "allclose", "amax", "amin", "any", "argmax", "argmin", "argwhere",
         "around", "array_equal", "average", "bincount", "clip", "convolve", "corrcoef",
         "correlate", "count_nonzero", "cov", "cross", "cumprod", "cumsum",
         "digitize", "dot", "flatnonzero", "gradient", "histogram", "histogram2d",
