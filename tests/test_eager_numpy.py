@@ -92,3 +92,24 @@ def test_errors_and_warnings_are_numpys():
         xnp.searchsorted(np.ones((2, 2)), 1.0)
     with pytest.warns(RuntimeWarning):
         xnp.median(np.array([]))
+
+
+@pytest.mark.parametrize("a,b,kw", [
+    (np.array(5.89923886e-302), np.array(0.0, np.float16), {}),   # atol is 0 in float16
+    (np.array(0.0, np.float16), 2 ** 40, {}),                      # b overflows float16
+    (np.array([1.0, np.inf, np.nan, 1e-3], np.float32), np.array([1.0, np.inf, np.nan, 0.0],
+                                                                   np.float16), {}),
+    (np.array([1, 2, 3]), 2, {"atol": 0.5}),
+    (np.array([np.nan, 1.0]), np.array([np.nan, 1.0 + 1e-9]), {"equal_nan": True}),
+])
+def test_isclose_composition_computes_as_numpy(a, b, kw):
+    """The traced isclose (what jit, vmap and grad use) follows NumPy's order of
+    operations: the tolerance in b's precision, |a - b| in the common type."""
+    arrays = [v for v in (a, b) if isinstance(v, np.ndarray)]
+
+    def f(*vs):
+        it = iter(vs)
+        return xnp.isclose(*[next(it) if isinstance(v, np.ndarray) else v for v in (a, b)], **kw)
+    with np.errstate(all="ignore"):
+        expected = np.isclose(a, b, **kw)
+    np.testing.assert_array_equal(np.asarray(xnp.jit(f)(*arrays)), expected)

@@ -291,14 +291,23 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
                           complex)) else t for t in (x, y)), 1.0)
     if dt.kind == "O":
         return _isclose_objects(x, y, rtol, atol, equal_nan)
-    x, y = cast_v(x, dt), cast_v(y, dt)
+    # As NumPy: b in its own float type (a Python int as a float), the tolerance in b's
+    # precision (1e-8 is 0 in float16), then |a - b| compared in the common type.
+    if isinstance(y, int):
+        y = float(y)
+    elif not isinstance(y, (float, complex)):
+        y = cast_v(y, np.result_type(np.asarray(0, dtype_of(y)), 1.0))
+    if isinstance(x, int) and not isinstance(x, bool):
+        x = float(x)
     atol, rtol = raw(atol), raw(rtol)
     _check_tolerances(atol, rtol)
-    finite = lax.and_p.bind(lax.is_finite_p.bind(x), lax.is_finite_p.bind(y))
-    with np.errstate(invalid="ignore"):     # inf - inf, 0 * inf: decided by the tests below
+    with np.errstate(invalid="ignore", over="ignore"):   # inf - inf, 0 * inf: see below
         diff = lax.abs_p.bind(lax.sub_p.bind(x, y))
-        tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
-    close = lax.and_p.bind(finite, lax.le_p.bind(diff, tol))
+        if all(isinstance(t, (int, float, complex)) for t in (atol, rtol, y)):
+            tol = atol + rtol * abs(y)          # Python numbers stay weakly typed
+        else:
+            tol = lax.add_p.bind(atol, lax.mul_p.bind(rtol, lax.abs_p.bind(y)))
+    close = lax.and_p.bind(lax.le_p.bind(diff, tol), lax.is_finite_p.bind(y))
     close = lax.or_p.bind(close, lax.eq_p.bind(x, y))
     if equal_nan:
         both_nan = lax.and_p.bind(lax.is_nan_p.bind(x), lax.is_nan_p.bind(y))
