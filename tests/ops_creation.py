@@ -183,6 +183,10 @@ def _fromfunction():
         [float, int, np.float32])).map(lambda t: Sample((_plane, t[0]), {"dtype": t[1]}))
 
 
+# Entries building arrays from sizes, shapes and Python numbers only: no array argument to
+# differentiate (test_registry_grads and test_registry_compositions leave them out).
+_FROM_SIZES = {"differentiable": False}
+
 ENTRIES = [
     OpInfo("array", _convert(ndmin=st.integers(0, 3))),
     OpInfo("asarray", _convert()),
@@ -190,15 +194,17 @@ ENTRIES = [
     OpInfo("ascontiguousarray", _convert()),
     OpInfo("astype", _astype()),
     OpInfo("copy", _array().map(lambda a: Sample((a,)))),
-    OpInfo("zeros", _filled()),
-    OpInfo("ones", _filled()),
-    OpInfo("empty", _filled(), ref=np.zeros),
+    # arrays made from sizes and shapes (here and below: eye, tri, indices, arange...):
+    # no array argument to differentiate
+    OpInfo("zeros", _filled(), **_FROM_SIZES),
+    OpInfo("ones", _filled(), **_FROM_SIZES),
+    OpInfo("empty", _filled(), ref=np.zeros, **_FROM_SIZES),
     OpInfo("full", _full()),
     OpInfo("zeros_like", _like()),
     OpInfo("ones_like", _like()),
     OpInfo("empty_like", _like(), ref=np.zeros_like),
     OpInfo("full_like", _like(with_fill=True)),
-    OpInfo("arange", _arange()),
+    OpInfo("arange", _arange(), **_FROM_SIZES),
     OpInfo("linspace", _linspace()),
     OpInfo("logspace", _logspace(), rtol=1e-14),
     OpInfo("geomspace", _geomspace(), rtol=1e-14),
@@ -206,20 +212,20 @@ ENTRIES = [
     OpInfo("linspace", _lowp(-9, 9), id="linspace-lowp", differentiable=False),
     OpInfo("logspace", _lowp(-3, 3), id="logspace-lowp", differentiable=False),
     OpInfo("geomspace", _lowp(0.5, 9), id="geomspace-lowp", differentiable=False),
-    OpInfo("eye", _eye()),
+    OpInfo("eye", _eye(), **_FROM_SIZES),
     OpInfo("identity", st.tuples(st.integers(0, 4), OPT_DTYPE).map(
-        lambda t: Sample((t[0],), {"dtype": t[1]}))),
-    OpInfo("tri", _eye()),
+        lambda t: Sample((t[0],), {"dtype": t[1]})), **_FROM_SIZES),
+    OpInfo("tri", _eye(), **_FROM_SIZES),
     OpInfo("tri", st.tuples(st.one_of(st.integers(-3, 4), st.floats(-3, 4)),
                             st.floats(-3, 3)).map(lambda t: Sample((t[0], None, t[1]))),
-           id="tri-lenient"),
+           id="tri-lenient", **_FROM_SIZES),
     OpInfo("tril", _triangle()),
     OpInfo("triu", _triangle()),
     OpInfo("meshgrid", _meshgrid()),
     OpInfo("diag", _diag()),
     OpInfo("diagflat", _diag(3)),
-    OpInfo("indices", _indices()),
-    OpInfo("fromfunction", _fromfunction()),
+    OpInfo("indices", _indices(), **_FROM_SIZES),
+    OpInfo("fromfunction", _fromfunction(), **_FROM_SIZES),
 ]
 
 ENTRIES += [

@@ -80,9 +80,9 @@ ENTRIES += [
     _lax("complex", _two([np.dtype(np.float32), np.dtype(np.float64)]),
          lambda x, y: x + 1j * y.astype(np.result_type(x, y)) if False else _complex(x, y)),
     _lax("shift_right_arithmetic", _same_dtype_pair(S.INTEGER, min_value=0, max_value=70),
-         lambda x, y: _shift(x, y, "i")),
+         lambda x, y: _shift(x, y, "i"), differentiable=False),
     _lax("shift_right_logical", _same_dtype_pair(S.INTEGER, min_value=0, max_value=70),
-         lambda x, y: _shift(x, y, "u")),
+         lambda x, y: _shift(x, y, "u"), differentiable=False),
 ]
 
 
@@ -279,7 +279,8 @@ ENTRIES += [
          lambda x, axis: np.cumsum(x, axis=axis, dtype=x.dtype), rtol=1e-5),
     _lax("argmax", S.arrays(st.sampled_from(S.REAL), S.shapes(min_dims=1, min_side=1)).map(
         lambda a: Sample((a,), {"axis": 0, "index_dtype": np.dtype(np.int32)})),
-        lambda x, axis, index_dtype: np.argmax(x, axis=axis).astype(index_dtype)),
+        lambda x, axis, index_dtype: np.argmax(x, axis=axis).astype(index_dtype),
+        differentiable=False),
     _lax("sort", S.arrays(st.sampled_from(S.REAL), S.shapes(min_dims=1)).map(
         lambda a: Sample((a,), {"dimension": a.ndim - 1})),
         lambda x, dimension: [np.sort(x, axis=dimension, kind="stable")]),
@@ -294,7 +295,7 @@ ENTRIES += [
     # batched outer products (no contraction; the transpose of a batched matrix-vector
     # product), with the batch dimension of the right operand not in front
     _lax("dot_general", S.arrays(st.sampled_from(_NUM), (2, 3, 4), min_value=-9,
-                                 max_value=9).map(lambda a: Sample((a, a), {
+                                 max_value=9).map(lambda a: Sample((a, a.transpose(1, 0, 2)), {
                                      "dimension_numbers": (((), ()), ((0,), (1,)))})),
          lambda x, y, dimension_numbers: np.einsum("bij,kbl->bijkl", x, y), rtol=1e-5,
          id="lax.dot_general_batched_outer"),
@@ -304,7 +305,7 @@ ENTRIES += [
     _lax("iota", st.tuples(st.sampled_from(S.INTS + S.FLOATS), S.shapes(min_dims=1)).map(
         lambda t: Sample((), {"dtype": t[0], "shape": t[1], "dimension": len(t[1]) - 1})),
         lambda dtype, shape, dimension: np.broadcast_to(
-            np.arange(shape[dimension], dtype=dtype), shape)),
+            np.arange(shape[dimension], dtype=dtype), shape), differentiable=False),
     _lax("convert_element_type", st.tuples(S.arrays(st.sampled_from(S.REAL), edges=False,
                                                     min_value=-100, max_value=100),
                                            st.sampled_from(S.REAL)).map(
@@ -312,7 +313,7 @@ ENTRIES += [
         lambda x, new_dtype: x.astype(new_dtype)),
     _lax("bitcast_convert_type", _one(S.INTS + S.FLOATS).map(
         lambda s: Sample(s.args, {"new_dtype": np.dtype(f"u{s.args[0].dtype.itemsize}")})),
-        lambda x, new_dtype: x.view(new_dtype)),
+        lambda x, new_dtype: x.view(new_dtype), differentiable=False),
     _lax("select_n", S.broadcastable_arrays(S.FLOATS, 3).map(
         lambda t: Sample((t[0] > 0, t[1], t[2]))), lambda c, a, b: np.where(c, b, a)),
     # ties (equal values, frequent among small integers) weigh 1/2; NaN loses

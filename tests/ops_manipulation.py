@@ -203,7 +203,7 @@ ENTRIES = [
     OpInfo("expand_dims", _expand_dims()),
     OpInfo("broadcast_to", _broadcast_to()),
     OpInfo("broadcast_arrays", S.broadcastable_arrays(S.ALL, 3).map(lambda t: Sample(t))),
-    OpInfo("broadcast_shapes", _broadcast_shapes),
+    OpInfo("broadcast_shapes", _broadcast_shapes, differentiable=False),
     OpInfo("flip", _flip()),
     OpInfo("fliplr", _one(min_dims=2)),
     OpInfo("flipud", _one(min_dims=1)),

@@ -58,6 +58,10 @@ def _equal_pairs():
         lambda t: Sample(t[0], {"equal_nan": t[1]}))
 
 
+# Entries whose results are integers or booleans: no derivative (test_registry_grads and
+# test_registry_compositions leave them out).
+_NO_DERIVATIVE = {"differentiable": False}
+
 ENTRIES = [
     OpInfo("where", st.one_of(_where, _where_scalar)),
     OpInfo("clip", _clip_samples()),
@@ -71,23 +75,24 @@ ENTRIES = [
     OpInfo("real", _one(S.ALL)),
     OpInfo("imag", _one(S.ALL)),
     OpInfo("angle", _one(S.REAL + S.COMPLEX)),
-    OpInfo("isclose", _isclose()),
-    OpInfo("allclose", _isclose()),
-    OpInfo("array_equal", _equal_pairs()),
-    OpInfo("array_equiv", _two(S.REAL, min_value=-2, max_value=2)),
-    OpInfo("isreal", _one(S.NUMERIC)),
-    OpInfo("iscomplex", _one(S.NUMERIC)),
-    OpInfo("isrealobj", _one(S.NUMERIC)),
-    OpInfo("iscomplexobj", _one(S.NUMERIC)),
-    OpInfo("isposinf", _one(S.REAL + S.COMPLEX)),
-    OpInfo("isneginf", _one(S.REAL + S.COMPLEX)),
+    # predicates (and below ndim, shape, size): nothing to differentiate
+    OpInfo("isclose", _isclose(), **_NO_DERIVATIVE),
+    OpInfo("allclose", _isclose(), **_NO_DERIVATIVE),
+    OpInfo("array_equal", _equal_pairs(), **_NO_DERIVATIVE),
+    OpInfo("array_equiv", _two(S.REAL, min_value=-2, max_value=2), **_NO_DERIVATIVE),
+    OpInfo("isreal", _one(S.NUMERIC), **_NO_DERIVATIVE),
+    OpInfo("iscomplex", _one(S.NUMERIC), **_NO_DERIVATIVE),
+    OpInfo("isrealobj", _one(S.NUMERIC), **_NO_DERIVATIVE),
+    OpInfo("iscomplexobj", _one(S.NUMERIC), **_NO_DERIVATIVE),
+    OpInfo("isposinf", _one(S.REAL + S.COMPLEX), **_NO_DERIVATIVE),
+    OpInfo("isneginf", _one(S.REAL + S.COMPLEX), **_NO_DERIVATIVE),
     OpInfo("i0", _one([np.dtype(np.float64)] + S.INTS, min_value=-50, max_value=50), rtol=1e-12,
            check_dtype=False),
-    OpInfo("ndim", _one(S.ALL)),
-    OpInfo("shape", _one(S.ALL)),
-    OpInfo("size", _one(S.ALL)),
+    OpInfo("ndim", _one(S.ALL), **_NO_DERIVATIVE),
+    OpInfo("shape", _one(S.ALL), **_NO_DERIVATIVE),
+    OpInfo("size", _one(S.ALL), **_NO_DERIVATIVE),
     OpInfo("isscalar", st.sampled_from([Sample((1.0,)), Sample((np.ones(2),)),
-                                        Sample(("a",))])),
+                                        Sample(("a",))]), **_NO_DERIVATIVE),
     OpInfo("clip", id="clip-errors", errors=[Sample((np.ones((2, 3)), np.ones(4), 5.0))]),
     OpInfo("where", id="where-errors", errors=[Sample((np.ones(3, bool), np.ones(4), 0.0))]),
 ]

@@ -185,7 +185,8 @@ def _family_entries(mod: str, p: str) -> list[OpInfo]:
             _info(f"polynomial.{mod}.poly2{p}", _coef().map(lambda c: Sample((c,))),
                    **_TOL),
             entry("gauss", st.integers(1, 8).map(lambda n: Sample((n,))), rtol=1e-12,
-                  atol=1e-14, errors=[Sample((0,)), Sample((1.5,))]),
+                  atol=1e-14, errors=[Sample((0,)), Sample((1.5,))],
+                  differentiable=False),      # from a count: nothing to differentiate
             entry("weight", _points(lo=lo, hi=0.9).map(lambda x: Sample((x,))), rtol=1e-12),
         ]
     return out
@@ -225,6 +226,13 @@ ENTRIES += [
         lambda t: Sample((*t[0], list(t[1]))))),
 ]
 
+
+def _exp_scaled(x, p):
+    """A function of the points and a parameter (chebinterpolate's ``args``): exp(x p),
+    one column per element of ``p``."""
+    return np.exp(x[:, None] * np.reshape(p, (1, -1)))
+
+
 ENTRIES += [
     # full=True: the residuals' shape depends on the rank, hence on the values
     _info("polynomial.polynomial.polyfit", _fit_samples(full=True), rtol=1e-6, atol=1e-8,
@@ -234,12 +242,16 @@ ENTRIES += [
         _points(1, 1).flatmap(lambda x: S.arrays(
             np.float64, (3, x.shape[0]), finite=True, min_value=-2,
             max_value=2).map(lambda r: Sample((x, r), {"tensor": False})))), **_TOL),
+    # points from a count: no array argument to differentiate
     _info("polynomial.chebyshev.chebpts1", st.integers(1, 9).map(lambda n: Sample((n,))),
-           rtol=1e-12, atol=1e-15),
+           rtol=1e-12, atol=1e-15, differentiable=False),
     _info("polynomial.chebyshev.chebpts2", st.integers(2, 9).map(lambda n: Sample((n,))),
-           rtol=1e-12, atol=1e-15),
-    _info("polynomial.chebyshev.chebinterpolate", st.tuples(
+           rtol=1e-12, atol=1e-15, differentiable=False),
+    _info("polynomial.chebyshev.chebinterpolate", st.one_of(st.tuples(
         st.sampled_from([np.exp, np.sin]), st.integers(0, 6)).map(lambda t: Sample(t)),
+        st.tuples(st.integers(0, 6), S.arrays(np.float64, S.shapes(0, 1), finite=True,
+                                              min_value=-2, max_value=2)).map(
+            lambda t: Sample((_exp_scaled, t[0]), {"args": (t[1],)}))),
         rtol=1e-10, atol=1e-12),
     _info("polynomial.polyutils.as_series", st.lists(_coef(), min_size=1, max_size=3).map(
         lambda cs: Sample((cs,)))),

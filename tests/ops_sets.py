@@ -174,13 +174,13 @@ ENTRIES = [
            ref=_array_api_ref((True, True, True))),
     OpInfo("unique_values", _array_api_samples(with_size=True), id="unique_values-size",
            ref=_array_api_ref((False, False, False))),
-    OpInfo("isin", _isin_samples(), errors=[
+    OpInfo("isin", _isin_samples(), differentiable=False, errors=[
         Sample((_A, _A), {"kind": "x"}), Sample((_A, _A), {"kind": "table"}),
         Sample((np.array([1, 2]), []), {"kind": "table"}),
     ]),
     OpInfo("isin", st.tuples(dup_arrays(shape=(8, 8)), dup_arrays(shape=(70,)),
                              st.booleans()).map(lambda t: Sample(t[:2], {"invert": t[2]})),
-           id="isin-large"),
+           id="isin-large", differentiable=False),
     OpInfo("intersect1d", _set_samples(indices=True), traceable=False),
     OpInfo("intersect1d", st.tuples(dup_arrays(shape=(70,)), dup_arrays(shape=(64,)),
                                     st.booleans()).map(

@@ -137,7 +137,7 @@ ENTRIES = [
         Sample((_ONE_D,), {"axis": 1.0}),
         Sample((np.array(1.0),)),
     ]),
-    OpInfo("argsort", _sort_samples(), ref=_argsort_ref, errors=[
+    OpInfo("argsort", _sort_samples(), ref=_argsort_ref, differentiable=False, errors=[
         Sample((_ONE_D,), {"kind": "q", "stable": False}),
         Sample((np.array(1.0),), {"axis": 1}),
         Sample((_ONE_D,), {"order": "x"}),
@@ -150,19 +150,22 @@ ENTRIES = [
         Sample((_ONE_D, 0), {"kind": "x"}), Sample((_ONE_D, 0), {"kind": 1}),
         Sample((_ONE_D, 0), {"order": "x"}), Sample((np.array(1.0), 0)),
     ]),
-    OpInfo("argpartition", _partition_samples(), ref=_argpartition_ref, errors=[
+    OpInfo("argpartition", _partition_samples(), ref=_argpartition_ref, differentiable=False,
+           errors=[
         Sample((_ONE_D, [0, 3])), Sample((np.array(1.0), 1)),
         Sample((np.array(1.0), 0), {"axis": 3}),
     ]),
-    OpInfo("lexsort", _lexsort_samples(), errors=[
+    OpInfo("lexsort", _lexsort_samples(), differentiable=False, errors=[
         Sample(([],)), Sample((np.array(1.0),)),
         Sample(([_ONE_D, _ONE_D[:2]],)),
         Sample(([_ONE_D, _ONE_D],), {"axis": None}),
         Sample(([_ONE_D],), {"axis": 1}),
         Sample(([np.array(1.0)],), {"axis": -2}),
     ]),
-    OpInfo("searchsorted", _searchsorted_samples((70,), (64,)), id="searchsorted-large"),
-    OpInfo("searchsorted", st.one_of(st.just(_F16_SCALAR), _searchsorted_samples()), errors=[
+    OpInfo("searchsorted", _searchsorted_samples((70,), (64,)), id="searchsorted-large",
+           differentiable=False),
+    OpInfo("searchsorted", st.one_of(st.just(_F16_SCALAR), _searchsorted_samples()),
+           differentiable=False, errors=[
         Sample((np.ones((2, 2)), 1.0)), Sample((np.array(1.0), 1.0)),
         Sample((_ONE_D, 1.0), {"side": "x"}), Sample((_ONE_D, 1.0), {"side": None}),
         Sample((_ONE_D, 1.0), {"sorter": np.array([0, 1])}),

@@ -248,7 +248,7 @@ ENTRIES = [
            id="bincount-empty-list", differentiable=False),
     OpInfo("bincount", _bincount_length_samples(), id="bincount-length",
            ref=_bincount_length_ref),
-    OpInfo("digitize", _digitize_samples()),
+    OpInfo("digitize", _digitize_samples(), differentiable=False),
     OpInfo("cov", _cov_samples(), rtol=1e-9, atol=1e-12),
     OpInfo("corrcoef", _cov_samples(with_weights=False).map(
         lambda s: Sample(s.args, {k: v for k, v in s.kwargs.items()

@@ -151,7 +151,7 @@ def _poly_call(mod):
 _POS = _coeffs(min_value=2, max_value=3)       # no cancellation: traced shapes match
 
 ENTRIES = [
-    OpInfo("mask_indices", _mask_samples()),
+    OpInfo("mask_indices", _mask_samples(), differentiable=False),
     OpInfo("apply_over_axes", _apply_samples(), rtol=1e-12,
            errors=[Sample((_bad_shape, np.ones((2, 3, 4)), [0])),
                    Sample((np.sum, np.ones((2, 3)), [2]))]),
