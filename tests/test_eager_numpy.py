@@ -113,3 +113,27 @@ def test_isclose_composition_computes_as_numpy(a, b, kw):
     with np.errstate(all="ignore"):
         expected = np.isclose(a, b, **kw)
     np.testing.assert_array_equal(np.asarray(xnp.jit(f)(*arrays)), expected)
+
+
+@pytest.mark.parametrize("key", [
+    np.array([1, 3, 5]), np.array([[0, 1], [2, -1]]), np.array([], np.int64),
+    np.array(2), np.array([4, 4], np.uint8), np.arange(10) % 3 == 0,
+    np.array([10]), np.array([True, False]),
+], ids=["ints", "2d-ints", "empty", "0d", "uint8", "mask", "out-of-bounds", "bad-mask"])
+def test_index_array_keys_on_concrete_arrays_are_numpys(key):
+    a = np.arange(10.0)
+    for k in (key, xnp.asarray(key)):
+        x = xnp.asarray(a)
+        try:
+            expected = a[key]
+        except IndexError as e:
+            with pytest.raises(IndexError, match=str(e)[:20]):
+                x[k]
+            continue
+        got = x[k]
+        assert type(got) is (xnp.ndarray if isinstance(expected, np.ndarray) else type(expected))
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert np.asarray(got).dtype == expected.dtype
+        if isinstance(got, xnp.ndarray) and got.size:
+            got[...] = -1                   # a copy, as NumPy's: the base is unchanged
+            np.testing.assert_array_equal(x, a)

@@ -457,6 +457,18 @@ def _getitem(self, key):
         h = _new_handle(ndarray)
         h._value = r
         return mark_view(h, self, key)
+    if type(key) is ndarray:
+        key = key._value if type(key._value) is np.ndarray else key
+    if type(key) is np.ndarray and type(v) is np.ndarray and key.dtype.kind in "iub" and \
+            v.dtype.kind != "O":
+        # x[idx], x[mask]: a concrete array and index array give NumPy's own copy (what
+        # index_p's eager implementation returns), without parsing the key
+        r = v[key]
+        if type(r) is not np.ndarray:
+            return r                # a 0-d integer index: NumPy's scalar
+        h = _new_handle(ndarray)
+        h._value = r
+        return h
     if type(key) is tuple and not key and type(v) is np.ndarray and not v.ndim:
         return v[()]                # a 0-d array's a[()]: its scalar, as NumPy
     try:
