@@ -137,3 +137,15 @@ def test_index_array_keys_on_concrete_arrays_are_numpys(key):
         if isinstance(got, xnp.ndarray) and got.size:
             got[...] = -1                   # a copy, as NumPy's: the base is unchanged
             np.testing.assert_array_equal(x, a)
+
+
+def test_asarray_of_a_numpy_array_wraps_it_as_array_does():
+    read_only = np.arange(4.0)
+    read_only.flags.writeable = False
+    for a in (np.arange(6.0).reshape(2, 3), np.asfortranarray(np.ones((2, 3))),
+              np.arange(10)[::2], np.arange(3, dtype=">f8"), np.array(5.0),
+              np.array([1, "a"], object), np.zeros((0, 3)), read_only):
+        fast, full = xnp.asarray(a), xnp.array(a, copy=None, order="K")
+        assert fast._value is a and full._value is a            # no copy, as NumPy's
+        assert fast.flags.writeable == full.flags.writeable == a.flags.writeable
+        assert fast.dtype == a.dtype and fast.shape == a.shape

@@ -146,6 +146,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
 
     Python scalars give float64/int64/bool/complex128 arrays, as in NumPy.
     """
+    if type(a) is np.ndarray and dtype is None and order is None and copy is None and \
+            device is None:
+        return wrap(a)      # what array(a, copy=None, order='K') gives, without its checks
     if device is not None:
         check_device(device)
     if type(a) is ndarray and not copy and (dtype is None or to_dtype(dtype) == a.dtype) \
