@@ -149,3 +149,15 @@ def test_asarray_of_a_numpy_array_wraps_it_as_array_does():
         assert fast._value is a and full._value is a            # no copy, as NumPy's
         assert fast.flags.writeable == full.flags.writeable
         assert fast.dtype == a.dtype and fast.shape == a.shape
+
+
+@pytest.mark.parametrize("a", [
+    np.array([3.0, -0.0, 0.0, np.nan, 1.0, -np.inf, np.nan, 0.0]),
+    np.array([[3, 1, 2], [1, 1, 0]], np.int8), np.array([True, False, True]),
+    np.arange(5, dtype=np.float16)[::-1], np.array([], float),
+], ids=["floats", "int8-2d", "bool", "float16", "empty"])
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_eager_argsort_is_stable_and_agrees_with_jit(a, axis):
+    expected = np.argsort(a, axis=axis, kind="stable")
+    np.testing.assert_array_equal(xnp.argsort(a, axis=axis), expected)
+    np.testing.assert_array_equal(xnp.jit(lambda v: xnp.argsort(v, axis=axis))(a), expected)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.exceptions import AxisError
 
-from transforms.core import Tracer, concrete_or_error, get_aval
+from transforms.core import Tracer, concrete_or_error, get_aval, is_eager
 from xnp import lax
 from xnp._array import ndarray
 from xnp._dtypes import is_inexact, result_dtype_of_avals
@@ -163,6 +163,9 @@ def _along(a, axis, at_least_1d=False):
 
 
 def _argsort_v(v, axis):
+    if type(v) is np.ndarray and v.dtype.kind in "biuf" and v.dtype.isnative and is_eager():
+        # NumPy's stable argsort is what the sort primitive computes on concrete values
+        return np.argsort(v, axis=axis, kind="stable")
     return sort_along_v((v, iota_v(shape_of(v), axis)), axis)[1]
 
 
