@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
-from opinfo import Sample, call_ref, to_xnp
+from opinfo import Sample, call_ref, map_nested, to_xnp
 
 import xnp
 from transforms import grad
@@ -268,12 +268,5 @@ class Case:
 
 
 def _smooth(x, rng):
-    if isinstance(x, np.ndarray) and x.dtype.kind == "f":
-        return rng.uniform(0.2, 0.8, x.shape)
-    if type(x) is list:
-        return [_smooth(i, rng) for i in x]
-    if type(x) is tuple:
-        return tuple(_smooth(i, rng) for i in x)
-    if type(x) is dict:
-        return {k: _smooth(v, rng) for k, v in x.items()}
-    return x
+    return map_nested(lambda v: rng.uniform(0.2, 0.8, v.shape) if isinstance(v, np.ndarray)
+                      and v.dtype.kind == "f" else v, x)

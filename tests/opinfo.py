@@ -61,15 +61,22 @@ def _lookup(module, dotted: str):
     return obj
 
 
+def map_nested(fn, x, dicts: bool = True):
+    """``fn`` applied to every item of (nested) lists, tuples and (with ``dicts``) dicts
+    in ``x``, the containers rebuilt; NamedTuples are parameters, not containers."""
+    if type(x) is list:
+        return [map_nested(fn, i, dicts) for i in x]
+    if type(x) is tuple:
+        return tuple(map_nested(fn, i, dicts) for i in x)
+    if dicts and type(x) is dict:
+        return {k: map_nested(fn, v, dicts) for k, v in x.items()}
+    return fn(x)
+
+
 def to_xnp(x):
     """Convert NumPy arrays (also inside lists and tuples) to xnp arrays."""
-    if isinstance(x, np.ndarray):
-        return xnp.asarray(x)
-    if type(x) is list:
-        return [to_xnp(i) for i in x]
-    if type(x) is tuple:       # not NamedTuples: those are parameters
-        return tuple(to_xnp(i) for i in x)
-    return x
+    return map_nested(lambda v: xnp.asarray(v) if isinstance(v, np.ndarray) else v, x,
+                      dicts=False)
 
 
 def call_ref(info: OpInfo, sample: Sample):

@@ -13,6 +13,7 @@ from opinfo import (
     assert_same_result,
     call_ref,
     call_xnp,
+    map_nested,
     standard_exception,
     to_xnp,
 )
@@ -60,18 +61,12 @@ def _split_arrays(args):
     """Replace NumPy arrays in ``args`` by slots; return (template, arrays)."""
     arrays = []
 
-    def walk(x):
+    def slot(x):
         if isinstance(x, np.ndarray):
             arrays.append(x)
             return _Slot(len(arrays) - 1)
-        if type(x) is list:
-            return [walk(i) for i in x]
-        if type(x) is tuple:
-            return tuple(walk(i) for i in x)
-        if type(x) is dict:
-            return {k: walk(v) for k, v in x.items()}
         return x
-    return walk(args), arrays
+    return map_nested(slot, args), arrays
 
 
 class _Slot:
@@ -80,15 +75,7 @@ class _Slot:
 
 
 def _fill(template, values):
-    if isinstance(template, _Slot):
-        return values[template.i]
-    if type(template) is list:
-        return [_fill(i, values) for i in template]
-    if type(template) is tuple:
-        return tuple(_fill(i, values) for i in template)
-    if type(template) is dict:
-        return {k: _fill(v, values) for k, v in template.items()}
-    return template
+    return map_nested(lambda t: values[t.i] if isinstance(t, _Slot) else t, template)
 
 
 @ENTRIES
