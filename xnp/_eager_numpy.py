@@ -31,6 +31,7 @@ import numpy as np
 
 from transforms import core
 from xnp._array import _wrap, ndarray
+from xnp._index_update import _plain_sequence
 
 # Per namespace, the functions whose plain eager calls run NumPy's routine (not ``diff``,
 # whose n=0 returns its argument itself, nor ``pad``, whose mode='empty' xnp fills, nor
@@ -96,7 +97,7 @@ def _plain(x):
     if t is list or t is tuple:      # (long lists take xnp's path: no second scan)
         if len(x) > _LONGEST_SCANNED:
             return _NO
-        if _numbers(x):
+        if _plain_sequence(x):
             return x
         items = [_plain(item) for item in x]    # arrays in a list: lexsort((a, b))
         return _NO if any(item is _NO for item in items) else t(items)
@@ -106,18 +107,6 @@ def _plain(x):
         return x if x in _NUMBER_TYPES or x is bool or (
             issubclass(x, np.generic) and np.dtype(x).kind in "biufc") else _NO
     return _NO
-
-
-def _numbers(seq) -> bool:
-    """Whether a (nested) list or tuple holds only Python numbers."""
-    for item in seq:
-        t = type(item)
-        if t is list or t is tuple:
-            if not _numbers(item):
-                return False
-        elif not isinstance(item, _NUMBER_TYPES):
-            return False
-    return True
 
 
 def plain_call(plan, args, kwargs):
