@@ -286,3 +286,43 @@ def test_keeping_many_rows_alive_stays_linear_and_writes_through():
     c.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         list(c)[3][0, 0] = 1.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: a.reshape(3, 4).T,
+    lambda m, a: m.reshape(a, (2, 6)).T.reshape(4, 3),
+    lambda m, a: m.transpose(a.reshape(2, 2, 3)),
+    lambda m, a: a.reshape((12,)).reshape(6, 2).T,
+])
+def test_reshape_and_T_of_a_fresh_array_write_through(make):
+    # eager reshape/.T of C-contiguous arrays take a short path (no generic marking):
+    # the views it makes must still write through both ways, as NumPy's
+    for m in (np, xnp):
+        a = m.arange(12.0)
+        v = make(m, a)
+        v[(1,) * v.ndim] = -5.0
+        v += 1
+        a[0] = 100.0
+        if m is np:
+            want = (a.copy(), v.copy())
+        else:
+            np.testing.assert_array_equal(a, want[0])
+            np.testing.assert_array_equal(v, want[1])
+
+
+def test_short_path_views_keep_read_only_and_the_registry_empties():
+    import gc
+
+    from xnp._views import _VIEWS
+    a = xnp.arange(6.0)
+    a.flags.writeable = False
+    for v in (a.reshape(2, 3), a.reshape(3, 2).T, xnp.transpose(a.reshape(1, 6))):
+        with pytest.raises(ValueError, match="read-only"):
+            v[0, 0] = 1.0
+    b = xnp.arange(6.0)
+    key = id(b)
+    t = b.reshape(2, 3).T
+    assert key in _VIEWS
+    del b, t
+    gc.collect()
+    assert key not in _VIEWS        # the base's death removes its list of views

@@ -41,7 +41,7 @@ from xnp._util import (
     numpy_shape_text,
     raw,
 )
-from xnp._views import reshape_view, transpose_view
+from xnp._views import eager_reshape, eager_T, reshape_view, transpose_view
 from xnp._writeable import read_only
 
 __all__ = [
@@ -103,12 +103,17 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     if type(v) is np.ndarray and order == "C" and copy is None and type(shape) is tuple \
             and all(type(d) is int for d in shape):
         # the common eager call: NumPy's reshape is reshape_p's implementation
-        try:
-            r = v.reshape(shape)
-        except ValueError:
-            r = None                # the general path raises NumPy's error
-        if r is not None and r.shape != v.shape:
-            return reshape_view(wrap(r), a)
+        if type(a) is ndarray and v.flags.c_contiguous:
+            out = eager_reshape(a, v, shape)
+            if out is not None:
+                return out
+        else:
+            try:
+                r = v.reshape(shape)
+            except ValueError:
+                r = None                # the general path raises NumPy's error
+            if r is not None and r.shape != v.shape:
+                return reshape_view(wrap(r), a)
     shape = shape_arg(shape, "reshape")
     size = math.prod(shape_v(v))
     order = _order(order, ("C", "F", "A"), "reshaping", v)
@@ -146,6 +151,10 @@ def ravel(a, order: str = "C") -> ndarray:
 
 def transpose(a, axes=None) -> ndarray:
     """Permute the axes (reverse them by default), as :func:`numpy.transpose`."""
+    if axes is None and type(a) is ndarray:
+        out = eager_T(a)
+        if out is not None:
+            return out
     v = value(a)
     nd = len(shape_v(v))
     if axes is not None:

@@ -41,6 +41,8 @@ from xnp._views import (
     buffer_writable_in_place,
     complex_part_view,
     dtype_view,
+    eager_reshape,
+    eager_T,
     is_basic_key,
     mark_view,
     refresh,
@@ -276,7 +278,19 @@ def _reshape(self, *shape, order="C", copy=None):
         raise TypeError("reshape() takes exactly 1 argument (0 given)")
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
+    v = self._value
+    if type(v) is np.ndarray and type(shape) is tuple and order == "C" and copy is None \
+            and type(self) is ndarray and v.flags.c_contiguous \
+            and all(type(d) is int for d in shape):
+        out = eager_reshape(self, v, shape)     # the common call, without its dispatch
+        if out is not None:
+            return out
     return xnp.reshape(self, shape, order=order, copy=copy)
+
+
+def _T(self):
+    out = eager_T(self)
+    return xnp.transpose(self) if out is None else out
 
 
 def _transpose(self, *axes):
@@ -499,7 +513,7 @@ def _install_methods():
     ndarray.copy = lambda self, order="C": xnp.copy(self, order=order)
     # the order is read from self's layout (a copy's may differ: 'A' of a strided array)
     ndarray.flatten = lambda self, order="C": xnp.copy(xnp.ravel(self, order=order))
-    ndarray.T = property(lambda self: xnp.transpose(self))
+    ndarray.T = property(_T)
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
     ndarray.real = property(_get_real, _set_real)
     ndarray.imag = property(_get_imag, _set_imag)

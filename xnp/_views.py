@@ -148,9 +148,12 @@ _VIEWS: dict = {}          # id(base handle) -> weak references to its view hand
 class _ViewRefs(list):
     """Weak references to a base's views; dead ones are dropped once the list has grown
     to ``limit``, which then doubles the live count (so keeping every row of
-    ``for r in a`` costs O(1) per row, not a scan of all the earlier rows)."""
+    ``for r in a`` costs O(1) per row, not a scan of all the earlier rows). ``owner`` is
+    a weak reference to the base whose death removes the list from ``_VIEWS`` (a
+    callback on a plain weak reference: ``weakref.finalize`` costs ten times more, and a
+    view of a fresh array, ``a.reshape(...).T``, makes one)."""
 
-    __slots__ = ("limit",)
+    __slots__ = ("limit", "owner")
 
 
 def register_view(base: ndarray, view: ndarray) -> None:
@@ -160,7 +163,7 @@ def register_view(base: ndarray, view: ndarray) -> None:
     if refs is None:
         refs = _VIEWS[key] = _ViewRefs()
         refs.limit = 8
-        weakref.finalize(base, _VIEWS.pop, key, None)
+        refs.owner = weakref.ref(base, lambda _, key=key: _VIEWS.pop(key, None))
     elif len(refs) >= refs.limit:
         refs[:] = [r for r in refs if r() is not None]
         refs.limit = max(8, 2 * len(refs))
@@ -441,6 +444,19 @@ def set_shape(h: ndarray, value) -> None:
     h._value = value
 
 
+def _contiguous_view(base: ndarray, value: np.ndarray, transform: ViewTransform) -> ndarray:
+    """``value``, a NumPy view made by ``transform`` of the C-contiguous NumPy buffer of
+    ``base`` (an eager xnp.ndarray), as a view handle: what :func:`_mark` records, without
+    the checks these facts settle (NumPy made a view; no index keys to compose)."""
+    h = _new_handle(ndarray)
+    h._value = value
+    h._view_of = (base, transform)
+    register_view(base, h)
+    if not is_writeable(base):
+        read_only(h)
+    return h
+
+
 def reshape_view(result: ndarray, base) -> ndarray:
     """Mark ``result`` (a C-order reshape of ``base``) as its view."""
     if type(base) is not ndarray:           # a list or NumPy array: nothing to write to
@@ -448,9 +464,35 @@ def reshape_view(result: ndarray, base) -> ndarray:
     return _mark(result, base, _Reshape(result.shape, base.shape))
 
 
+def eager_reshape(base: ndarray, value: np.ndarray, shape: tuple):
+    """``base`` reshaped to ``shape`` (a tuple of ints) as a view handle, for an eager
+    xnp.ndarray ``base`` whose ``value`` is C-contiguous; None where NumPy's reshape
+    fails or keeps the shape (the general path then raises or returns what it does)."""
+    try:
+        r = value.reshape(shape)
+    except ValueError:
+        return None
+    if r.shape == value.shape:
+        return None
+    return _contiguous_view(base, r, _Reshape(r.shape, value.shape))
+
+
 def transpose_view(result: ndarray, base, perm: tuple) -> ndarray:
     """Mark ``result`` (``base`` with its axes permuted by ``perm``) as its view."""
     return _mark(result, base, _Transpose(perm))
+
+
+_REVERSED = [tuple(range(n))[::-1] for n in range(33)]
+
+
+def eager_T(base: ndarray):
+    """``base.T`` as a view handle for an eager C-contiguous xnp.ndarray of 2 or more
+    dimensions; None for every other array (the general path)."""
+    v = base._value
+    if type(v) is not np.ndarray or type(base) is not ndarray or v.ndim < 2 or \
+            not v.flags.c_contiguous:
+        return None
+    return _contiguous_view(base, v.T, _Transpose(_REVERSED[v.ndim]))
 
 
 def dtype_view(base: ndarray, new_dtype) -> ndarray:
