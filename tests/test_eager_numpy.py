@@ -167,3 +167,16 @@ def test_eager_argsort_is_stable_and_agrees_with_jit(a, axis):
     expected = np.argsort(a, axis=axis, kind="stable")
     np.testing.assert_array_equal(xnp.argsort(a, axis=axis), expected)
     np.testing.assert_array_equal(xnp.jit(lambda v: xnp.argsort(v, axis=axis))(a), expected)
+
+
+def test_a_routine_returning_its_argument_returns_the_same_handle():
+    # NumPy's matrix_power(a, 1) is ``a`` itself: a write through either shows in both
+    a_np, a = np.eye(3), xnp.eye(3)
+    b_np, b = np.linalg.matrix_power(a_np, 1), xnp.linalg.matrix_power(a, 1)
+    assert (b_np is a_np) and (b is a)
+    b[0, 1] = 5.0
+    b_np[0, 1] = 5.0
+    np.testing.assert_array_equal(a, a_np)
+    # from a NumPy array or a list: a new xnp array, as always
+    assert type(xnp.linalg.matrix_power(a_np, 1)) is xnp.ndarray
+    np.testing.assert_array_equal(xnp.linalg.matrix_power([[1, 2], [3, 4]], 1), [[1, 2], [3, 4]])

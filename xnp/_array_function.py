@@ -98,7 +98,10 @@ def dispatching(fn, name: str, module: str, numpy_fn=None):
         if plan is not None:
             call = plain_call(plan, args, kwargs)
             if call is not None:
-                return wrap_result(numpy_fn(*call[0], **call[1]))
+                r = numpy_fn(*call[0], **call[1])
+                if call[0] and r is call[0][0] and args and type(args[0]) is ndarray:
+                    return args[0]      # NumPy returned its argument itself
+                return wrap_result(r)
         return fn(*args, **kwargs)
 
     return _describe(public, fn, name, module)

@@ -16,10 +16,9 @@ routine instead, when
 
 Anything else (a tracer, an ``out=`` array, a callable, a list holding other objects, a
 duck array) takes xnp's own implementation. Results are NumPy's, with arrays wrapped as
-xnp arrays (NumPy scalars stay NumPy scalars, as xnp returns them). The functions named
-return new arrays, not views of their arguments (``matrix_power(a, 1)`` returns ``a``'s
-buffer in a second handle; a write into either then copies, see ``_views.py``), and their
-results are plain arrays or tuples. xnp's implementation stays what every transformation
+xnp arrays (NumPy scalars stay NumPy scalars, as xnp returns them), and where NumPy
+returns its first argument itself (``matrix_power(a, 1)``), so does xnp. The functions
+named return no views of their arguments, and their results are plain arrays or tuples. xnp's implementation stays what every transformation
 uses; the registry's jit, vmap and grad tests compare it with these eager (NumPy) results.
 """
 

@@ -192,6 +192,8 @@ def matrix_power(a, n: int) -> ndarray:
         raise TypeError("exponent must be an integer") from None
     if n == 0:
         return wrap(np.broadcast_to(np.eye(shape[-1], dtype=get_aval(v).dtype), shape).copy())
+    if n == 1 and isinstance(a, xnp.ndarray):
+        return a            # NumPy's returns its argument itself, so writes show in both
     if n < 0:
         v, n = raw(inv(wrap(v))), -n
     result, power = None, v
