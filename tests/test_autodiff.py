@@ -594,3 +594,4 @@ def test_jvp_with_mismatched_primal_and_tangent_structures_raises_type_error():
         xnp.jvp(lambda x, y: x * y, (np.float64(2.0),), ())
     with pytest.raises(TypeError, match="structures differ"):
         xnp.jvp(lambda x: x * 2, ((1.0, 2.0),), ([1.0, 2.0],))
+

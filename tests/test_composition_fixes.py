@@ -109,3 +109,28 @@ def test_masked_update_keeps_unselected_elements_out_of_the_derivative():
     np.testing.assert_allclose(grad(f)(xnp.asarray(x)), want, rtol=1e-14)
     np.testing.assert_allclose(jit(grad(f))(x), want, rtol=1e-14)
     np.testing.assert_allclose(jit(f)(x), -1.0 + 2.0 + 0.5, rtol=1e-14)
+
+
+def test_masked_copy_between_arrays_with_a_traced_mask():
+    # out[m] = a[m] (and a masked read updated in place, then stored) under vmap and jit:
+    # where(m, a, out), cast to out's dtype, as NumPy's eager result.
+    def prog(np_, v):
+        out = np_.zeros(6)
+        m = v > 0
+        out[m] = v[m]
+        t = v[m]
+        t *= 3.0
+        w = np_.ones(6)
+        w[m] = t
+        k = np_.zeros(6, dtype=np_.int64)
+        k[m] = (v * 10)[m]
+        return out * w + k
+
+    xs = np.random.default_rng(1).normal(size=(3, 6))
+    want = np.stack([prog(np, r) for r in xs])
+    np.testing.assert_allclose(vmap(lambda v: prog(xnp, v))(xs), want, rtol=1e-14)
+    np.testing.assert_allclose(jit(vmap(lambda v: prog(xnp, v)))(xs), want, rtol=1e-14)
+    g = vmap(grad(lambda v: prog(xnp, v).sum()))(xs)
+    np.testing.assert_allclose(g, np.where(xs > 0, 2 * 3 * xs, 0.0), rtol=1e-14)
+    with pytest.raises(ConcretizationTypeError):          # a different mask object
+        jit(lambda v: xnp.zeros(6).__setitem__(v > 0, v[v > 0]))(xs[0])

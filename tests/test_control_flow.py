@@ -555,3 +555,18 @@ def test_fori_loop_with_float_bounds_matches_a_python_loop():
     np.testing.assert_allclose(traced(0.5, 3.2), python_loop(0.5, 3, 1.5), rtol=1e-15)
     with pytest.raises(TypeError, match="integer or float"):
         fori_loop(np.complex128(0), np.complex128(2), body(1.5), 1.0)
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 3, 7, 10])
+def test_map_batch_size_matches_a_loop(batch_size):
+    xs = np.random.default_rng(0).normal(size=(7, 3))
+    f = lambda d: {"a": xnp.sin(d["x"]) * d["x"].sum(), "b": d["n"] * 2}  # noqa: E731
+    out = map(f, {"x": xnp.asarray(xs), "n": xnp.arange(7)}, batch_size=batch_size)
+    close(out["a"], np.stack([np.sin(x) * x.sum() for x in xs]))
+    np.testing.assert_array_equal(out["b"], np.arange(7) * 2)
+    loss = lambda v: map(lambda x: xnp.sin(x).sum(), v, batch_size=batch_size).sum()  # noqa: E731
+    close(grad(loss)(xnp.asarray(xs)), np.cos(xs))
+    close(jit(lambda v: map(lambda x: x * 2, v, batch_size=batch_size))(xnp.asarray(xs)),
+          2 * xs)
+    with pytest.raises(ValueError, match="batch_size"):
+        map(lambda x: x, xnp.ones(3), batch_size=0)

@@ -5,10 +5,21 @@ argument. Oracles: NumPy formulas, Python loops, finite differences (check_grads
 
 from __future__ import annotations
 
-import numpy as np
+import functools
+import json
 
+import numpy as np
+import pytest
+from jax_subprocess import jax_results, needs_jax
+
+import transforms
 import xnp
 from transforms import custom_jvp, custom_vjp, grad, jit, jvp, scan, vmap
+from transforms.custom_derivatives import (
+    SymbolicZero,
+    custom_vjp_primal_tree_values,
+    zero_from_primal,
+)
 from transforms.test_util import check_grads
 
 
@@ -167,3 +178,177 @@ def test_custom_jvp_rule_with_a_tangent_of_the_wrong_shape_raises_type_error():
     g = custom_jvp(lambda x: x ** 2)
     g.defjvp(lambda p, t: (g(p[0]), 2.0 * p[0] * t[0]))
     close(jvp(g, (3.0,), (1.0,))[1], 6.0)            # a correct rule: 2 x t
+
+
+def test_custom_vjp_bwd_cotangent_of_the_wrong_shape_raises_value_error():
+    f = custom_vjp(lambda x: 2.0 * x)
+    f.defvjp(lambda x: (2.0 * x, None), lambda r, g: (xnp.ones(4),))
+    with pytest.raises(ValueError, match="shape"):
+        grad(lambda x: f(x).sum())(xnp.ones(3))
+    h = custom_vjp(lambda x: 2.0 * x)
+    h.defvjp(lambda x: (2.0 * x, None), lambda r, g: (2.0 * g,))
+    close(grad(lambda x: h(x).sum())(xnp.ones(3)), np.full(3, 2.0))   # the right shape
+
+
+# --- symbolic_zeros=True ---------------------------------------------------------------------
+
+
+def _symbolic_jvp_function(log, cjvp=custom_jvp, jnp=xnp, zero=SymbolicZero,
+                           from_primal=zero_from_primal):
+    """(sin(x) y, 2 x) whose rule records which tangents are symbolic zeros (with their
+    shapes) and returns a symbolic zero for the second output when x is not perturbed.
+    The defaults are xnp's; JAX's are passed to compare."""
+    @cjvp
+    def f(x, y):
+        return jnp.sin(x) * y, 2.0 * x
+
+    def f_jvp(primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        zx, zy = type(tx) is zero, type(ty) is zero
+        log.append((zx, zy, *(tuple(t.shape) if type(t) is zero else jnp.shape(t)
+                              for t in (tx, ty))))
+        t1 = (0.0 if zx else jnp.cos(x) * y * tx) + (0.0 if zy else jnp.sin(x) * ty)
+        t2 = from_primal(x, symbolic_zeros=True) if zx else 2.0 * tx
+        return f(x, y), (t1, t2)
+    f.defjvp(f_jvp, symbolic_zeros=True)
+    return f
+
+
+def _symbolic_vjp_function(log, cvjp=custom_vjp, zero=SymbolicZero):
+    """(x y, x + 1) whose rules record the perturbed flags and which cotangents are
+    symbolic zeros; bwd returns a symbolic zero for y when the first output's is one,
+    and (deliberately) 10 times the true cotangent of x from the second output."""
+    @cvjp
+    def f(x, y):
+        return x * y, x + 1.0
+
+    def fwd(x, y):
+        log.append(("fwd", x.perturbed, y.perturbed))
+        return f(x.value, y.value), (x.value, y.value)
+
+    def bwd(res, g):
+        (x, y), (g1, g2) = res, g
+        z1, z2 = type(g1) is zero, type(g2) is zero
+        log.append(("bwd", z1, z2))
+        gx = (0.0 if z1 else g1 * y) + (0.0 if z2 else g2 * 10.0)
+        return gx, zero.from_primal_value(y) if z1 else g1 * x
+    f.defvjp(fwd, bwd, symbolic_zeros=True)
+    return f
+
+
+def test_custom_jvp_symbolic_zeros_show_the_rule_which_inputs_are_differentiated():
+    log: list = []
+    f = _symbolic_jvp_function(log)
+    x, y = 0.7, 3.0
+    (p1, p2), (t1, t2) = jvp(lambda y: f(x, y), (y,), (1.0,))
+    close(p1, np.sin(x) * y)
+    close(t1, np.sin(x))                 # d/dy sin(x) y
+    close(t2, 0.0)                       # the symbolic zero, materialised at the end
+    assert log == [(True, False, (), ())]
+    log.clear()
+    close(jit(lambda x: jvp(lambda x: f(x, y), (x,), (1.0,))[1][0])(x), np.cos(x) * y)
+    close(grad(lambda x: f(x, y)[0] + f(x, y)[1])(x), np.cos(x) * y + 2.0)
+    assert log and all(entry[:2] == (False, True) for entry in log)
+    log.clear()
+    xs = np.array([0.1, 0.5, 0.9])
+    ts = vmap(lambda y: jvp(lambda y: f(0.5, y), (y,), (2.0,))[1][0])(xnp.asarray(xs))
+    close(ts, np.full(3, 2 * np.sin(0.5)))
+    ts = jvp(lambda y: vmap(lambda x, y: f(x, y)[0])(xnp.asarray(xs), y),
+             (xnp.asarray(xs),), (xnp.ones(3),))[1]
+    close(ts, np.sin(xs))
+    # the zeros have one batch member's shape under vmap (x is batched, y's tangent too)
+    assert log == [(True, False, (), ()), (True, False, (), ())]
+
+
+def test_a_rule_may_return_symbolic_zeros_without_the_option():
+    @custom_jvp
+    def f(x):
+        return x + 1.0
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        assert type(t) is not SymbolicZero
+        return f(x), zero_from_primal(x, symbolic_zeros=True)
+
+    xs = xnp.arange(3.0)
+    p, t = jvp(vmap(jit(f)), (xs,), (xs,))
+    close(p, np.arange(3.0) + 1)
+    close(t, np.zeros(3))
+    close(grad(lambda x: f(x) * x)(2.0), 3.0)        # (x + 1) + x * 0
+    z = zero_from_primal((1.0, xnp.ones(2)))
+    close(z[0], 0.0)
+    close(z[1], np.zeros(2))
+
+
+def test_custom_vjp_symbolic_zeros_perturbed_flags_and_zero_cotangents():
+    log: list = []
+    f = _symbolic_vjp_function(log)
+    first = lambda x: f(x, 3.0)[0]  # noqa: E731
+    for run in (grad(first), jit(grad(first)), grad(jit(first))):
+        log.clear()
+        close(run(2.0), 3.0)
+        assert log == [("fwd", True, False), ("bwd", False, True)]
+    log.clear()
+    close(vmap(grad(first))(xnp.arange(3.0)), np.full(3, 3.0))
+    close(grad(lambda x: vmap(f, in_axes=(0, None))(x, 3.0)[0].sum())(xnp.arange(3.0)),
+          np.full(3, 3.0))
+    assert log == [("fwd", True, False), ("bwd", False, True)] * 2
+    log.clear()
+    close(grad(lambda y: f(2.0, y)[1])(3.0), 0.0)    # bwd returned a SymbolicZero for y
+    assert log == [("fwd", False, True), ("bwd", True, False)]
+    gx, gy = grad(lambda x, y: f(x, y)[0] + f(x, y)[1], argnums=(0, 1))(2.0, 3.0)
+    close(gx, 3.0 + 10.0)                            # the rule's 10, not the true 1
+    close(gy, 2.0)
+
+
+def test_custom_vjp_symbolic_zeros_with_nondiff_argnums_and_pytrees():
+    @functools.partial(custom_vjp, nondiff_argnums=(0,))
+    def scale(k, box):
+        return k * box["x"] * box["y"]
+
+    def fwd(k, box):
+        assert isinstance(k, float) and isinstance(box["x"].perturbed, bool)
+        values = custom_vjp_primal_tree_values(box)
+        return scale(k, values), (values, box["x"].perturbed, box["y"].perturbed)
+
+    def bwd(k, res, g):
+        values, px, py = res
+        return ({"x": k * g * values["y"] if px else None,
+                 "y": k * g * values["x"] if py else None},)
+    scale.defvjp(fwd, bwd, symbolic_zeros=True)
+    close(grad(lambda x: scale(2.0, {"x": x, "y": 5.0}))(3.0), 10.0)
+    close(grad(lambda y: scale(2.0, {"x": 3.0, "y": y}))(5.0), 6.0)
+    with pytest.raises(NotImplementedError):
+        scale.defvjp(fwd, bwd, symbolic_zeros=True, optimize_remat=True)
+
+
+def _symbolic_programs(api, jnp, cjvp, cvjp, zero, from_primal):
+    log: list = []
+    f = _symbolic_jvp_function(log, cjvp, jnp, zero, from_primal)
+    g = _symbolic_vjp_function(log, cvjp, zero)
+    xs = jnp.linspace(0.2, 1.4, 4)
+    outs = [*api.jvp(lambda y: f(0.7, y), (3.0,), (1.0,))[1],
+            api.grad(lambda x: f(x, 3.0)[0] + f(x, 3.0)[1])(0.7),
+            api.vmap(lambda y: api.jvp(lambda y: f(0.5, y), (y,), (2.0,))[1][0])(xs),
+            api.vmap(api.grad(lambda x: g(x, 3.0)[0]))(xs),
+            api.grad(lambda y: g(2.0, y)[1])(3.0),
+            *api.grad(lambda x, y: g(x, y)[0] + g(x, y)[1], argnums=(0, 1))(2.0, 3.0)]
+    return outs, [entry[:3] for entry in log]
+
+
+def _jax_symbolic_programs():
+    import jax
+    from jax import custom_derivatives as jcd
+    return _symbolic_programs(jax, jax.numpy, jax.custom_jvp, jax.custom_vjp,
+                              jcd.SymbolicZero, jcd.zero_from_primal)
+
+
+@needs_jax
+def test_symbolic_zeros_agree_with_jax():
+    want, want_log = jax_results("test_custom_derivatives", "m._jax_symbolic_programs()")
+    got, got_log = _symbolic_programs(transforms, xnp, custom_jvp, custom_vjp,
+                                      SymbolicZero, zero_from_primal)
+    assert json.loads(json.dumps(got_log)) == want_log     # tuples as lists
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12)

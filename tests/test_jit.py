@@ -406,3 +406,73 @@ def test_collectives_inside_jit_under_vmap():
     _close(xnp.jit(xnp.vmap(lambda x: x - xnp.lax.pmean(x, "i"), axis_name="i"))(xs), want)
     with pytest.raises(NameError, match="unbound axis name"):
         inner(xs[0])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint64, np.int32])
+def test_integer_comparisons_with_python_ints_out_of_range(dtype):
+    # NumPy compares a Python int outside the array's range exactly (uint8 < 256 is all
+    # true); under jit the int must not be wrapped into the array's dtype.
+    a = np.array([0, 1, 100, 127], dtype=dtype)
+    for f in [lambda x: x < 256, lambda x: x >= -5, lambda x: x == 300, lambda x: x != -1,
+              lambda x: xnp.greater(x, -129), lambda x: x <= 2 ** 40, lambda x: x > 50]:
+        out = xnp.jit(f)(xnp.asarray(a))
+        np.testing.assert_array_equal(out, f(a))
+        assert out.dtype == np.bool_
+    out = xnp.jit(lambda x, n: x < n)(xnp.asarray(a), 300)   # a weak traced int
+    np.testing.assert_array_equal(out, np.ones(4, bool))
+
+
+def test_histogram_of_unsigned_data_with_a_negative_range_under_jit():
+    a = np.array([1, 0, 1, 200], dtype=np.uint8)
+    counts, edges = xnp.jit(lambda x: xnp.histogram(x, bins=3, range=(-5.5, 300)))(xnp.asarray(a))
+    ref = np.histogram(a, bins=3, range=(-5.5, 300))
+    np.testing.assert_array_equal(counts, ref[0])
+    np.testing.assert_allclose(edges, ref[1])
+
+
+def test_python_int_out_of_range_for_an_integer_array_raises_overflow_error_under_jit():
+    # NumPy raises OverflowError for uint8_array + 300 (the int does not fit the array's
+    # dtype); staged under jit the literal must not silently wrap instead.
+    a = xnp.asarray(np.array([0, 1, 200], dtype=np.uint8))
+    for f in [lambda x: x + 300, lambda x: x * -1, lambda x: xnp.maximum(x, 2 ** 33),
+              lambda x: x // -1, lambda x: xnp.fmod(x, -3)]:
+        with pytest.raises(OverflowError, match="out of bounds for uint8"):
+            f(np.asarray(a))
+        with pytest.raises(OverflowError, match="out of bounds for uint8"):
+            xnp.jit(f)(a)
+    np.testing.assert_array_equal(xnp.jit(lambda x: x + 55)(a), np.array([55, 56, 255]))
+    np.testing.assert_array_equal(xnp.jit(lambda x: x * 2.5)(a), np.array([0, 2.5, 500]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_power_with_a_scalar_exponent_one_half_under_jit_and_vmap(dtype):
+    # NumPy's float32/float64 power loops compute sqrt for a scalar exponent 0.5:
+    # (-0.0) ** 0.5 is -0.0 and (-inf) ** 0.5 is NaN, where C's pow gives 0.0 and inf.
+    x = np.array([-np.inf, -0.0, 4.0, np.inf, -4.0, 0.0, 2.0], dtype=dtype)
+    for y in (0.5, np.float64(0.5), np.float32(0.5), np.array(0.5), 0.25):
+        with np.errstate(invalid="ignore"):
+            want = np.power(x, y)
+        for got in (xnp.jit(lambda v: xnp.power(v, y))(x),
+                    xnp.vmap(lambda v: xnp.power(v, y))(x[None])[0]):
+            got = np.asarray(got)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+            zero = want == 0
+            np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]))
+    np.testing.assert_allclose(xnp.jit(xnp.grad(lambda v: xnp.power(v, 0.5)))(4.0), 0.25)
+
+
+def test_integer_power_errors_and_boolean_square_under_jit():
+    # Integers to negative integer powers raise NumPy's ValueError (uint8 ** -1 its
+    # OverflowError) also when staged; bool ** 2 is NumPy's square, int8.
+    for a in (np.array([1, 4]), np.array([1, 4], np.int8), np.array([True, False])):
+        for f in (lambda x: x ** -1, lambda x: xnp.power(x, np.array([-1, 2]))):
+            with pytest.raises(ValueError, match="negative integer powers"):
+                xnp.jit(f)(a)
+    with pytest.raises(OverflowError):
+        xnp.jit(lambda x: x ** -1)(np.array([1, 4], np.uint8))
+    b = np.array([True, False])
+    for got in (xnp.asarray(b) ** 2, xnp.jit(lambda x: x ** 2)(b)):
+        assert np.asarray(got).dtype == (b ** 2).dtype == np.int8
+        np.testing.assert_array_equal(got, b ** 2)
+    np.testing.assert_array_equal(xnp.jit(lambda x: x ** 3)(np.array([2, 3])), [8, 27])

@@ -168,3 +168,17 @@ def test_numpy_conversion_of_known_values_under_jit():
         jit(lambda x: np.asarray(x))(x)
     with pytest.raises(core.TracerArrayConversionError):
         xnp.grad(lambda x: np.asarray(x).sum())(x)
+
+
+def test_in_place_write_to_a_non_differentiated_argument_leaves_the_callers_array_alone():
+    # As every argument of jit, one grad does not differentiate reaches fun as its own
+    # handle: a traced write into it must not leak into the caller's array.
+    def f(x, a):
+        a[0] = x            # a traced value into the argument that is not differentiated
+        return (a * x).sum()
+
+    a = xnp.zeros(3)
+    np.testing.assert_allclose(xnp.grad(f)(xnp.asarray(2.0), a), 4.0)      # d(x^2)/dx
+    np.testing.assert_array_equal(a + 1.0, np.ones(3))
+    np.testing.assert_allclose(xnp.jacrev(f)(xnp.asarray(3.0), a), 6.0)
+    np.testing.assert_array_equal(a, np.zeros(3))

@@ -224,3 +224,20 @@ def test_axes_specifications_must_be_ints_or_none():
     np.testing.assert_allclose(xnp.vmap(lambda a: a.sum(), in_axes=[1])(x), x.sum(axis=0))
     with pytest.raises(ValueError, match="tree prefix"):
         xnp.vmap(lambda a: a, in_axes=([0],))(x)       # a list where an array is
+
+
+def test_in_place_write_to_an_unmapped_argument_leaves_the_callers_array_alone():
+    # As under jit, fun gets its own handle on an unmapped array: writing a batched value
+    # into it must not rebind (and leak a tracer into) the caller's array.
+    def f(a, x):
+        a[0] = x
+        return a * 2.0
+
+    a = xnp.zeros(3)
+    out = xnp.vmap(f, in_axes=(None, 0))(a, xnp.asarray([1.0, 2.0]))
+    np.testing.assert_array_equal(out, [[2.0, 0, 0], [4.0, 0, 0]])
+    np.testing.assert_array_equal(a, np.zeros(3))
+    out = xnp.vmap(lambda d, x: f(d["a"], x), in_axes=({"a": None}, 0))(
+        {"a": a}, xnp.asarray([3.0]))
+    np.testing.assert_array_equal(out, [[6.0, 0, 0]])
+    np.testing.assert_array_equal(a + 1.0, np.ones(3))      # still a usable array

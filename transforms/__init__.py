@@ -3,7 +3,7 @@
 It knows no NumPy function; ``xnp`` declares its primitives with it.
 """
 
-from transforms import tree_util  # noqa: F401, E402
+from transforms import custom_batching, custom_derivatives, tree_util  # noqa: F401, E402
 from transforms.ad import float0  # noqa: F401
 from transforms.api_extras import (  # noqa: F401
     ShapeDtypeStruct,
@@ -47,6 +47,7 @@ from transforms.core import (  # noqa: F401
     UnexpectedTracerError,
     get_aval,
 )
+from transforms.custom_batching import custom_vmap  # noqa: F401
 from transforms.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr, make_jaxpr  # noqa: F401
 from transforms.jit import disable_jit, jit  # noqa: F401

@@ -223,13 +223,15 @@ class LinearTape(StagingTrace):
             state.trace = self
 
     def process_custom(self, kind, args, params):
+        from transforms import custom_derivatives
         for x in args:
             if type(x) is StagingTracer and x._trace is self:
+                if kind in custom_derivatives.KINDS:     # e.g. custom_vmap: its own way
+                    return custom_derivatives.KINDS[kind][3](self, args, params)
                 # a custom function applied to tangents (inside a rule, which must use
                 # them linearly, as JAX's do): its plain function goes on the tape
                 return params["call"](*args)
         with core.set_current_trace(self.parent):
-            from transforms import custom_derivatives
             return custom_derivatives.bind_custom(kind, args, params)
 
 

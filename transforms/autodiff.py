@@ -244,7 +244,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         outer = _trace_chain() if has_aux else None
 
         def flat_fun(*handles):
-            full = list(args)
+            full = [core.fresh_handle(a) for a in args]
             for i, a in zip(nums, handles if in_tree is None else
                             tree_unflatten(in_tree, handles)):
                 full[i] = a
@@ -351,7 +351,7 @@ def _partial_with_aux(fun, args, kwargs, nums, has_aux, aux_store):
     outer = _trace_chain()
 
     def partial_fun(*dargs):
-        full = list(args)
+        full = [core.fresh_handle(a) for a in args]
         for i, a in zip(nums, dargs):
             full[i] = a
         out = fun(*full, **kwargs)

@@ -95,7 +95,7 @@ class BatchTrace(Trace):
         return val if bdim is None else BatchTracer(self, val, bdim)
 
     def process_custom(self, kind, args, params):
-        from transforms.custom_derivatives import batch_custom
+        from transforms.custom_batch import batch_custom
         return batch_custom(self, kind, args, params)
 
 
@@ -190,7 +190,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
             ins = []
             for leaf, v, ax in zip(leaves, values, axes):
                 if ax is None:
-                    ins.append(leaf)      # unmapped leaves reach fun unchanged
+                    ins.append(core.fresh_handle(leaf))    # unmapped: the same value
                     continue
                 nd = get_aval(v).ndim
                 if not -nd <= ax < nd:
@@ -203,8 +203,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_size: int | No
             else:
                 a, kw = tree_unflatten(in_tree, ins)
                 # An argument mapped nowhere reaches fun as the very object passed in
-                # (a rebuilt dict would have its keys sorted).
-                a = tuple(orig if ax is None else new for orig, new, ax in
+                # (a rebuilt dict would have its keys sorted); an array as a new handle.
+                a = tuple(core.fresh_handle(orig) if ax is None else new for orig, new, ax in
                           zip(args, a, in_axes if isinstance(in_axes, tuple) else
                               (in_axes,) * len(args)))
                 out = fun(*a, **kw)

@@ -492,7 +492,43 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     return while_loop(lambda c: c[0] < c[1], body, (lower, upper, init_val))[2]
 
 
-def map(f: Callable, xs):  # noqa: A001  (jax.lax.map)
+def map(f: Callable, xs, *, batch_size: int | None = None):  # noqa: A001  (jax.lax.map)
     """``stack([f(x) for x in xs])`` over the leading axis of the pytree ``xs``, as
-    ``jax.lax.map`` (a :func:`scan` without a carry)."""
-    return scan(lambda _, x: ((), f(x)), (), xs)[1]
+    ``jax.lax.map`` (a :func:`scan` without a carry).
+
+    With ``batch_size``, ``f`` is :func:`~transforms.vmap`-ed over chunks of that many
+    items, scanned over the chunks, and the items left over are one more ``vmap``-ed call.
+    """
+    if batch_size is None:
+        return scan(lambda _, x: ((), f(x)), (), xs)[1]
+    if isinstance(batch_size, bool) or operator.index(batch_size) < 1:
+        raise ValueError(f"map: batch_size must be a positive integer, got {batch_size}")
+    from transforms.batching import vmap
+    lax = _lax()
+    leaves, tree = tree_flatten(xs)
+    leaves = [core.unwrap(x) for x in leaves]
+    n = get_aval(leaves[0]).shape[0] if leaves else 0
+    n_full = n - n % batch_size
+    parts = []
+
+    def piece(x, lo, hi, shape):
+        s = get_aval(x).shape
+        x = lax.slice_p.bind(x, start_indices=(lo,) + (0,) * (len(s) - 1),
+                             limit_indices=(hi,) + s[1:], strides=None)
+        return lax.reshape_p.bind(x, new_sizes=shape + s[1:])
+
+    if n_full:
+        chunks = [piece(x, 0, n_full, (n_full // batch_size, batch_size)) for x in leaves]
+        ys = scan(lambda _, x: ((), vmap(f)(x)), (), tree_unflatten(tree, chunks))[1]
+        y_leaves, out_tree = tree_flatten(ys)
+        parts.append([lax.reshape_p.bind(y, new_sizes=(n_full,) + get_aval(y).shape[2:])
+                      for y in [core.unwrap(v) for v in y_leaves]])
+    if n > n_full:
+        rest = [piece(x, n_full, n, (n - n_full,)) for x in leaves]
+        y_leaves, out_tree = tree_flatten(vmap(f)(tree_unflatten(tree, rest)))
+        parts.append([core.unwrap(y) for y in y_leaves])
+    if not parts:
+        return scan(lambda _, x: ((), f(x)), (), xs)[1]
+    outs = parts[0] if len(parts) == 1 else [
+        lax.concatenate_p.bind(a, b, dimension=0) for a, b in zip(*parts)]
+    return tree_unflatten(out_tree, [core.wrap(o) for o in outs])

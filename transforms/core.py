@@ -163,6 +163,14 @@ def wrap(v):
     return v if type(v) in _handle_types else _wrap_fn(v)
 
 
+def fresh_handle(x):
+    """A new handle on the value of the handle ``x`` (other objects unchanged): what a
+    transformation passes for an argument it neither maps nor differentiates, so that an
+    in-place write inside the function rebinds that handle, not the caller's array (a
+    traced value would otherwise leak into it), as for every argument of ``jit``."""
+    return _wrap_fn(x._value) if type(x) in _handle_types else x
+
+
 # ---------------------------------------------------------------------------------------
 # Primitives
 
@@ -185,6 +193,10 @@ class Primitive:
     # partial evaluation; class-level defaults keep the look-up cheap for all others.
     partial_eval = None
     partial_eval_eqn = None
+    # ``check_literal(value, args)``: called when a Python int among ``args`` is staged as
+    # a literal (its value is then known only to the jaxpr), to raise the error eager
+    # evaluation raises for it; None for most primitives.
+    check_literal = None
 
     def __init__(self, name: str, *, multiple_results: bool = False):
         self.name = name

@@ -264,6 +264,8 @@ class StagingTrace(Trace):
                 if x.known is None:
                     known = False
             else:
+                if type(x) is int and prim.check_literal is not None:
+                    prim.check_literal(x, args)
                 v = self.to_atom(x)
                 if isinstance(x, Tracer):
                     known = False

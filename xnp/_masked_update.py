@@ -5,13 +5,16 @@ Python runs ``x[mask] *= u`` as ``t = x[mask]; t = t.__imul__(u); x[mask] = t``.
 jit or vmap) it cannot be an array; it is a :class:`MaskedRead` instead, which records
 in-place operators and which ``x.__setitem__`` with the same key turns into
 ``where(mask, x op u, x)`` (the in-place operator applied to a copy of the whole array,
-so NumPy's casting rules and errors hold). Every other use of it raises the
+so NumPy's casting rules and errors hold); ``out[mask] = a[mask]`` (``a`` of ``out``'s
+shape, the same mask object) is ``where(mask, a, out)``. Every other use of it raises the
 ConcretizationTypeError the read itself would have raised: such a value has no shape.
 """
 
 from __future__ import annotations
 
 import operator
+
+import numpy as np
 
 import xnp
 from transforms.core import ConcretizationTypeError, Tracer
@@ -61,20 +64,28 @@ class MaskedRead:
         return f"<x[mask] with a traced mask, of an array of shape {shape_of(self._array)}>"
 
     def assigned_to(self, x, key):
-        """The new value of ``x`` for ``x[key] = self``: ``where(mask, x op u, x)``."""
-        if x is not self._array or key is not self._key or not self._ops:
+        """The new value of ``x`` for ``x[key] = self``: ``where(mask, a op u, x)``, where
+        ``a`` is the array read: ``x`` itself (``x[mask] *= 2``) or another array of its
+        shape (``out[mask] = a[mask]``, cast to ``out``'s dtype as NumPy's assignment)."""
+        src = self._array
+        if key is not self._key or (x is not src and shape_of(x) != shape_of(src)):
             self._fail()
+        if x is src and not self._ops:          # x[mask] = x[mask]
+            return x
         from xnp._index_update import _single_mask
         shape = shape_of(x)
-        masks = [_single_mask(key, shape, raw(other), True) for _, other in self._ops]
+        others = [raw(other) for _, other in self._ops] or [np.zeros((), np.int8)]
+        masks = [_single_mask(key, shape, u, True) for u in others]
         if any(m is None for m in masks):   # u shaped like the selection: value-dependent
             self._fail()
         # The operators run on the whole array with 1 outside the mask (the double-where
         # pattern): an unselected element never reaches them, so none of its values (a
         # negative base of ** 0.5, a zero divisor) puts a NaN into the derivative.
-        full = wrap(lax.select_n_p.bind(masks[0], raw(xnp.ones_like(x)), raw(x)))
+        full = wrap(lax.select_n_p.bind(masks[0], raw(xnp.ones_like(src)), raw(src)))
         for op, other in self._ops:
             full = op(full, other)
+        if full.dtype != x.dtype:
+            full = full.astype(x.dtype)
         return wrap(lax.select_n_p.bind(masks[-1], raw(x), raw(full)))
 
 

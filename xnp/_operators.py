@@ -40,10 +40,13 @@ def power_operator(power_fn, ufuncs):
 
     def pow_op(x, y):
         name = _special_power(y)
+        kind = dtype_of(x).kind
         # Traced, ``x ** 2`` stays ``integer_pow`` (the same values; jaxprs read as JAX's);
-        # eagerly ``square`` gives NumPy's complex results and warnings.
-        if name is not None and dtype_of(x).kind in "fc" and \
-                not (name == "square" and isinstance(x, Tracer)):
+        # eagerly ``square`` gives NumPy's complex results and warnings. For booleans
+        # NumPy's operator squares too (``bool_array ** 2`` is int8, not power's int64).
+        if name is not None and (kind in "fc" and not (name == "square" and
+                                                       isinstance(x, Tracer))
+                                 or kind == "b" and name == "square"):
             return ufuncs[name]._fn(x)
         return power_fn(x, y)
     pow_op.__name__ = "power"

@@ -74,6 +74,18 @@ def _power(x, y):
     # derivative (no log x term) and is what NumPy computes for it anyway.
     if type(y) is int and dtype_of(x).kind in "fc":
         return lax.integer_pow_p.bind(x, y=y)
+    if dtype_of(x).kind in "biu" and (isinstance(y, (int, np.integer)) or type(y) is np.ndarray
+                                      and y.dtype.kind in "biu"):
+        xl, yl = _in_loop(np.power, x, y)     # (NumPy's OverflowError for uint8 ** -1)
+        if dtype_of(xl).kind in "iu" and np.any(np.asarray(y) < 0):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+    if (isinstance(y, (float, np.floating)) or type(y) is np.ndarray and y.ndim == 0) and \
+            y == 0.5 and dtype_of(x).kind == "f":
+        # NumPy's float32/float64 loops take a scalar exponent 0.5 as sqrt: (-0.0) ** 0.5
+        # is -0.0 and (-inf) ** 0.5 NaN there, where pow gives 0.0 and inf.
+        xl, _ = _in_loop(np.power, x, y)
+        if dtype_of(xl) in (np.float32, np.float64):
+            return lax.sqrt_p.bind(xl)
     return lax.pow_p.bind(x, y)
 
 

@@ -103,7 +103,27 @@ def ufunc_primitive(name: str, ufunc, *, impl=None, dtype_ufunc=None,
                   abstract_eval=functools.partial(ufunc_abstract_eval, resolver),
                   multiple_results=resolver.nout > 1, **rules)
     p.ufunc = resolver     # its loop dtypes are what the lowering converts operands to
+    if resolver not in _COMPARISONS:
+        p.check_literal = functools.partial(_check_python_int, resolver)
     return p
+
+
+# NumPy compares a Python int outside an integer array's range exactly; every other ufunc
+# raises OverflowError for it (``uint8_array + 300``), also when it is staged under jit.
+_COMPARISONS = (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+                np.greater_equal)
+
+
+def _check_python_int(ufunc, value: int, args) -> None:
+    """NumPy's OverflowError where the Python int ``value`` among ``args`` goes into an
+    integer loop dtype it does not fit (``arctan2(-1, uint8_array)`` runs in float16)."""
+    from transforms.core import get_aval
+    dtypes = loop_dtypes(ufunc, *[get_aval(x) for x in args])
+    for x, dtype in zip(args, dtypes):
+        if type(x) is int and x == value and dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            if not info.min <= value <= info.max:
+                raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
 
 
 def loop_dtypes(ufunc, *avals) -> tuple:

@@ -333,6 +333,7 @@ from xnp.lax._lower_util import (  # noqa: E402
     int_divmod,
     is_float,
     is_nan,
+    lower_comparison,
     lower_ufunc,
     make_complex,
     np_compare,
@@ -518,10 +519,6 @@ _atan, _atanh = (_on_complex(op(n), f) for n, f in (
     ("chlo.atan", lcs.catan), ("chlo.atanh", lcs.catanh)))
 
 
-def _compare(direction):
-    return lambda ctx, x, y: np_compare(ctx, x, y, direction)
-
-
 # Complex64 in complex128 (not log2, log10: NumPy scales a complex64 log in float32; exp2
 # and log1p widen after the first step themselves).
 _TRANSCENDENTAL = {exp_p, expm1_p, log_p, sqrt_p, rsqrt_p, sin_p, cos_p,
@@ -546,10 +543,11 @@ for _prim, _fn in [
         (floor_divide_p, floor_divide), (rem_p, _rem), (pow_p, _pow),
         (float_power_p, _pow), (reciprocal_p, _reciprocal), (square_p, _square),
         (max_p, np_maximum), (min_p, np_minimum), (atan2_p, op("atan2")),
-        (nextafter_p, op("chlo.next_after")),
-        (eq_p, _compare("EQ")), (ne_p, _compare("NE")), (lt_p, _compare("LT")),
-        (le_p, _compare("LE")), (gt_p, _compare("GT")), (ge_p, _compare("GE"))]:
+        (nextafter_p, op("chlo.next_after"))]:
     lower_ufunc(_prim, in_complex128(_fn) if _prim in _TRANSCENDENTAL else _fn)
+for _prim, _fn in [(eq_p, "EQ"), (ne_p, "NE"), (lt_p, "LT"), (le_p, "LE"), (gt_p, "GT"),
+                   (ge_p, "GE")]:
+    lower_comparison(_prim, _fn)
 del _prim, _fn
 
 

@@ -113,6 +113,24 @@ def np_compare(ctx: LoweringContext, a: Value, b: Value, direction: str) -> Valu
     return ctx.compare(a, b, direction)
 
 
+def lower_comparison(prim, direction: str) -> None:
+    """Set ``prim.lower`` to NumPy's comparison ``direction`` as a ufunc. An integer array
+    against a weakly typed integer (a Python int) is compared exactly, in 64 bits, as
+    NumPy compares a Python int outside the array's range (``uint8_array < 256`` is all
+    true), where converting the int to the loop's dtype would wrap it."""
+    def rule(ctx, x, y):
+        ax, ay = ctx.avals_in
+        if ax.dtype != ay.dtype and (ax.weak_type or ay.weak_type) and \
+                ax.dtype.kind in "iu" and ay.dtype.kind in "iu":
+            shape = ctx.avals_out[0].shape
+            x, y = (ctx.broadcast(ctx.convert(v, np.dtype(v.dtype.kind + "8")), shape)
+                    for v in (x, y))
+            return np_compare(ctx, x, y, direction)
+        return np_compare(ctx, *ufunc_operands(ctx, prim, (x, y)), direction)
+    rule.__name__ = f"_{prim.name}_lower"
+    prim.lower = rule
+
+
 def np_maximum(ctx: LoweringContext, a: Value, b: Value, *, _which: str = "max") -> Value:
     """``np.maximum`` of same-shape, same-dtype operands: NaN-propagating (the first NaN
     operand wins), and for ties of signed zeros the operand NumPy returns."""
