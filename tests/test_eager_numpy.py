@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.numpy_compare import same
+from transforms import grad, jit, vmap
 from xnp import _array_function, _eager_numpy
 
 
@@ -180,3 +182,139 @@ def test_a_routine_returning_its_argument_returns_the_same_handle():
     # from a NumPy array or a list: a new xnp array, as always
     assert type(xnp.linalg.matrix_power(a_np, 1)) is xnp.ndarray
     np.testing.assert_array_equal(xnp.linalg.matrix_power([[1, 2], [3, 4]], 1), [[1, 2], [3, 4]])
+
+
+_SORT_PLAN, _ARGSORT_PLAN = (
+    dict(zip(f.__code__.co_freevars, (c.cell_contents for c in f.__closure__)))["plan"]
+    for f in (xnp.sort, xnp.argsort))
+
+
+@pytest.mark.parametrize("args,kwargs,numpys", [
+    ((np.arange(5.0),), {}, (True, True)),
+    ((xnp.arange(5.0), 0), {}, (True, True)),
+    ((np.arange(6).reshape(2, 3),), {"axis": None}, (True, True)),
+    # NumPy's default sort changes float16 NaN bits (argsort's stable one does not)
+    ((np.arange(5.0, dtype=np.float16),), {}, (False, True)),
+    ((np.arange(3.0) * 1j,), {}, (True, False)),               # as xnp's _argsort_v
+    ((np.arange(5.0),), {"kind": "stable"}, (False, False)),   # xnp checks kind, stable
+    ((np.arange(5.0), -1, "quicksort"), {}, (False, False)),
+    ((np.arange(5.0),), {"stable": True}, (False, False)),
+    ((np.arange(5.0),), {"order": None}, (False, False)),
+    (([3, 1, 2],), {}, (False, False)),                        # a list: xnp converts it
+    ((np.arange(5.0),), {"descending": True}, (False, False)),  # the Array API's keyword
+])
+def test_which_sort_calls_take_numpys_routine(args, kwargs, numpys):
+    for plan, expected in zip((_SORT_PLAN, _ARGSORT_PLAN), numpys):
+        assert (_eager_numpy.plain_call(plan, args, kwargs) is not None) is expected
+    if numpys[1]:       # argsort is stable, as xnp's always is
+        assert _eager_numpy.plain_call(_ARGSORT_PLAN, args, kwargs)[1]["kind"] == "stable"
+
+
+@pytest.mark.parametrize("a", [
+    np.array([3.0, -0.0, 0.0, np.nan, 1.0, -np.inf, np.nan, 0.0]),
+    np.array([[3, 1, 2], [1, 1, 0]], np.int8), np.array([True, False, True]),
+    np.array([1 + 1j, np.nan, 1 - 1j, 0j]), np.array([np.nan, 1, np.nan, 0], np.float16),
+    np.array([2, 1], np.uint64), np.array(3.0),
+], ids=["floats", "int8-2d", "bool", "complex", "float16-nan", "uint64", "0d"])
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_eager_sort_is_numpys_and_agrees_with_jit(a, axis):
+    try:
+        expected = np.sort(a, axis=axis, kind="stable")
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            xnp.sort(a, axis=axis)
+        return
+    got = np.asarray(xnp.sort(a, axis=axis))
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    if a.dtype == np.float16:       # xnp's quiet NaNs, not NumPy's default sort's
+        assert np.array_equal(got.view(np.uint16), expected.view(np.uint16))
+    np.testing.assert_array_equal(xnp.jit(lambda v: xnp.sort(v, axis=axis))(a), expected)
+
+
+@pytest.mark.parametrize("deg", [0, 2, 5])
+@pytest.mark.parametrize("kw", [{}, {"full": True}, {"w": "w"}, {"cov": True}],
+                         ids=["plain", "full", "weights", "cov"])
+def test_eager_polyfit_and_vander_are_numpys_bit_for_bit(deg, kw):
+    rng = np.random.default_rng(deg)
+    x, y = rng.normal(size=20) * 100, rng.normal(size=(20, 2))
+    kw = {k: rng.random(20) if v == "w" else v for k, v in kw.items()}
+    np.testing.assert_array_equal(xnp.vander(x, deg + 1), np.vander(x, deg + 1))
+    expected, got = np.polyfit(x, y, deg, **kw), xnp.polyfit(x, y, deg, **kw)
+    if not isinstance(expected, tuple):
+        expected, got = (expected,), (got,)
+    for e, g in zip(expected, got):
+        assert type(g) is (xnp.ndarray if type(e) is np.ndarray else type(e))
+        assert np.asarray(g).dtype == np.asarray(e).dtype
+        np.testing.assert_array_equal(np.asarray(g), e)
+    if "full" not in kw and "cov" not in kw:     # xnp's composition (jit's) agrees
+        np.testing.assert_allclose(xnp.jit(lambda a, b: xnp.polyfit(a, b, deg, **kw))(x, y),
+                                   expected[0], rtol=1e-9, atol=1e-12)
+
+
+_METHOD_CALLS = [
+    ("sum", (), {}), ("sum", (0,), {"keepdims": True}), ("mean", (), {"axis": 1}),
+    ("std", (), {"ddof": 1}), ("var", (None,), {}), ("max", (), {"axis": 0}),
+    ("min", (), {}), ("prod", (1,), {}), ("any", (), {}), ("all", (0,), {}),
+    ("argmax", (), {}), ("argmin", (1,), {}), ("cumsum", (), {"axis": 0}),
+    ("cumprod", (), {}), ("round", (1,), {}), ("argsort", (), {}), ("trace", (), {}),
+    ("nonzero", (), {}), ("dot", ([[1.0], [2.0], [0.5]],), {}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "float16", "bool", "complex64"])
+@pytest.mark.parametrize("name,args,kwargs", _METHOD_CALLS)
+def test_methods_of_plain_eager_arrays_are_numpys(name, args, kwargs, dtype):
+    # plain eager method calls run NumPy's method: same values, dtypes and errors
+    a = (np.arange(6).reshape(2, 3) % 4).astype(dtype)
+    same(lambda m: getattr(m.asarray(a), name)(*args, **kwargs))
+    with np.errstate(all="ignore"):         # under a transformation: the primitives
+        try:
+            want = getattr(a, name)(*args, **kwargs)
+        except TypeError:
+            return          # (``same`` saw xnp raise NumPy's error)
+        if name == "nonzero":
+            return          # (a value-dependent shape: no jit)
+        got = jit(lambda x: getattr(x, name)(*args, **kwargs))(a)
+    np.testing.assert_allclose(np.asarray(got, dtype=np.asarray(want).dtype), want,
+                               rtol=1e-3)
+
+
+def test_copy_flatten_ravel_astype_fill_methods_as_numpys():
+    a = xnp.arange(6.0).reshape(2, 3)
+    c, f = a.copy(), a.flatten()
+    c[0, 0] = f[1] = -1.0                   # copies: the original is unchanged
+    assert a[0, 0] == 0.0 and a[0, 1] == 1.0
+    r = a.ravel()                           # a view: writes go through, both ways
+    r[2] = 50.0
+    a[1, 0] = 60.0
+    np.testing.assert_array_equal(a, [[0, 1, 50], [60, 4, 5]])
+    np.testing.assert_array_equal(r, [0, 1, 50, 60, 4, 5])
+    t = a.T.ravel()                         # not contiguous: a copy, as NumPy's
+    t[0] = 99.0
+    assert a[0, 0] == 0.0
+    for dt in (np.float32, "int8", bool, complex, xnp.uint16):
+        same(lambda m: m.asarray([[1.5, -2.7], [300.0, 0.0]]).astype(dt))
+    # fill writes in place where only a and its views see the buffer
+    row = a[1]
+    a.fill(7.0)
+    np.testing.assert_array_equal(row, [7.0, 7.0, 7.0])
+    b = xnp.asarray(np.arange(3.0))
+    g = jit(lambda x: x * 1.0)(b)           # a buffer held by a compiled result too
+    g.fill(2)
+    np.testing.assert_array_equal(g, [2.0, 2.0, 2.0])
+    for m in (np, xnp):
+        with pytest.raises(ValueError, match="NaN"):
+            m.arange(3).fill(float("nan"))
+    ro = xnp.arange(3.0)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ro.fill(1.0)
+
+
+def test_methods_under_transformations_bind_primitives():
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(grad(lambda a: a.sum() + a.var() + a.ravel()[1])(x),
+                               1 + 2 * (x - x.mean()) / x.size + np.eye(1, 6, 1).reshape(2, 3))
+    np.testing.assert_allclose(vmap(lambda a: a.copy().astype(np.float32).mean())(x),
+                               x.mean(axis=1))

@@ -128,6 +128,10 @@ def __getattr__(name):
         return getattr(_numpy, name)
     # Names NumPy 2 removed (np.NaN, np.byte_bounds) or whose aliases expired (np.float):
     # NumPy's messages, which say what to use instead.
+    if name in getattr(_numpy, "__future_scalars__", ()):     # str, bytes, object
+        import warnings
+        warnings.warn(f"In the future `np.{name}` will be defined as the corresponding "
+                      "NumPy scalar.", FutureWarning, stacklevel=2)
     gone = getattr(_numpy, "__former_attrs__", {})
     if name in gone:
         raise AttributeError(gone[name], name=None)

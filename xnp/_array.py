@@ -304,7 +304,8 @@ def _from_numpy(value):
 
 
 def _wrap(value) -> ndarray:
-    if isinstance(value, np.generic):
+    # (the type check first: cheaper than isinstance for the common value, an array)
+    if type(value) is not np.ndarray and isinstance(value, np.generic):
         return value        # NumPy's scalar results stay NumPy scalars, as in NumPy
     h = _new_handle(ndarray)
     h._value = value

@@ -31,6 +31,7 @@ from xnp._shapes import (
     value_as,
 )
 from xnp._util import (
+    _sequence_to_value,
     broadcast_to_v,
     cast_v,
     check_device,
@@ -38,6 +39,7 @@ from xnp._util import (
     numpy_values,
     raw,
     to_dtype,
+    user_cast_v,
 )
 
 __all__ = [
@@ -56,6 +58,11 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     """Create an array, as :func:`numpy.array`. Nested lists may hold xnp arrays, also
     traced ones. ``order`` gives the memory layout of a concrete result, as in NumPy;
     nested sequences deeper than ``ndmax`` raise (NumPy would build an object array)."""
+    if (type(object) is list or type(object) is tuple) and dtype is None and \
+            copy is True and order == "K" and not ndmin and not ndmax:
+        # The common call, ``array([...])``: what the steps below give for it (a new
+        # array from NumPy's conversion, or built with primitives around traced leaves).
+        return wrap(_sequence_to_value(object))
     dtype = to_dtype(dtype)
     if copy is not True and copy is not False and copy is not None:
         copy = _copy_flag(copy)
@@ -191,12 +198,7 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
         what = "scalar" if ndim == 0 else "array data"      # NumPy's words for 0-d
         raise TypeError(f"Cannot cast {what} from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
-    if dt.kind in "iub" and src.kind in "fc" and isinstance(value_, (np.ndarray, np.generic)):
-        # The cast primitive is silent (internal casts must not warn); NumPy's own cast
-        # of the concrete values gives its "invalid value encountered in cast" warning
-        # under the caller's errstate. The result still comes from the primitive.
-        np.asarray(value_).astype(dt)
-    out = cast_v(value_, dt)
+    out = user_cast_v(value_, dt)       # NumPy's cast warnings for concrete values
     if out is value_ and copy and not isinstance(out, Tracer):
         out = np.array(out, copy=True)
     return wrap(out)
@@ -321,6 +323,8 @@ def _fill_value(fill, dt):
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """An array filled with ``fill_value`` (a scalar or an array broadcast to ``shape``),
     of ``dtype`` or else the fill value's dtype."""
+    if type(fill_value) in _PY_SCALARS and device is None and _plain_eager(dtype, order):
+        return wrap(np.full(shape, fill_value, dtype))      # NumPy's own, errors too
     if device is not None:
         check_device(device)
     shape = _shape(shape)
@@ -415,6 +419,9 @@ def _diagonal_mask(n, m, k, compare):
 
 def eye(N, M=None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     """A 2-d array with ones on the ``k``-th diagonal and zeros elsewhere."""
+    if type(N) is int and (M is None or type(M) is int) and type(k) is int and \
+            device is None and _plain_eager(dtype, order):
+        return wrap(np.eye(N, M, k, dtype))     # NumPy's own, errors too
     if device is not None:
         check_device(device)
     n, m = _dims(N, M)

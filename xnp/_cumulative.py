@@ -11,7 +11,7 @@ from transforms.core import get_aval
 from xnp import lax
 from xnp._array import ndarray
 from xnp._reductions import _op_dtype, flatten_v, store, strong_v
-from xnp._util import cast_v, normalize_axis, raw, truth_v
+from xnp._util import cast_v, normalize_axis, raw, truth_v, user_cast_v
 
 __all__ = ["cumsum", "cumprod", "cumulative_sum", "cumulative_prod"]
 
@@ -28,7 +28,7 @@ def _cumulative_v(prim, v, axis, dtype, out):
     else:
         axis = normalize_axis(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
-    return prim.bind(cast_v(v, dt), axis=axis)
+    return prim.bind(user_cast_v(v, dt), axis=axis)
 
 
 def cumsum(a, axis: int | None = None, dtype=None, out=None) -> ndarray:
@@ -61,7 +61,7 @@ def accumulate_along(name: str, kind: str, a, axis, dtype, out) -> ndarray:
     dt = np.dtype(dtype) if dtype is not None else aval.dtype
     if kind == "logaddexp" and dt.kind not in "fc":
         dt = np.logaddexp.resolve_dtypes((dt, dt, None))[-1]
-    v = cast_v(v, dt)
+    v = user_cast_v(v, dt)
     if kind in ("max", "min"):
         prim = lax.cummax_p if kind == "max" else lax.cummin_p
         return store(prim.bind(v, axis=axis), out, name)

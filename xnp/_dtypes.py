@@ -254,6 +254,8 @@ class finfo(metaclass=_LimitsMeta):
     __class_getitem__ = classmethod(types.GenericAlias)
 
     def __new__(cls, dtype):
+        if dtype is None:               # NumPy's DeprecationWarning, then float64's
+            return np.finfo(dtype)
         dt = _limits_dtype(dtype)
         if dt == BFLOAT16:
             return ml_dtypes.finfo(dt)

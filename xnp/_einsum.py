@@ -249,7 +249,11 @@ def _compute_dtype(dtypes: list, dtype, out, casting: str) -> np.dtype:
     """NumPy's rules: compute in ``dtype``, else in out's dtype, else in the operands'
     common dtype; the inputs must cast to it, and out (read and written) both ways."""
     if dtype is None and out is None:
-        return dtypes[0] if all(d == dtypes[0] for d in dtypes) else result_type(*dtypes)
+        first = dtypes[0]
+        for d in dtypes:        # (a loop: the common call's path)
+            if d != first:
+                return result_type(*dtypes)
+        return first
     target = np.dtype(dtype) if dtype is not None else out.dtype
     for i, d in enumerate(dtypes):
         if not np.can_cast(d, target, casting=casting):
@@ -280,12 +284,13 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe' (got {casting!r})")
-    order_letter(order)         # NumPy's check of the argument (the layout is not used)
+    if order != "K":
+        order_letter(order)     # NumPy's check of the argument (the layout is not used)
     if dtype is not None:
         dtype = canonicalize_dtype(dtype)   # NumPy's TypeError for what is not a dtype
     text, ops = split_operands(operands)
-    values = [strong(raw(op)) for op in ops]
-    plan = _plan(text, tuple(v.shape for v in values), optimize_key(optimize))
+    values = [_strong_operand(op) for op in ops]
+    plan = _plan(text, tuple([v.shape for v in values]), optimize_key(optimize))
     if out is not None:
         _check_out_shape(out, plan.out_shape)
     is_view = len(values) == 1 and out is None and set(plan.labels[0]) <= set(plan.out)
@@ -294,7 +299,16 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order: str = "K",
     if plan.empty_sum:
         # Every element is an empty sum: zero, whatever NaN or inf the operands hold.
         return _finish(full_v(plan.out_shape, 0, target), out)
-    return _finish(_replay(plan, [cast(v, target) for v in values]), out)
+    return _finish(_replay(plan, [v if v.dtype == target else cast(v, target)
+                                  for v in values]), out)
+
+
+def _strong_operand(op):
+    """``strong(raw(op))``, with one look at the common operand (a NumPy array, or an
+    xnp array holding one)."""
+    if type(op) is ndarray:
+        op = op._value
+    return op if type(op) is np.ndarray else strong(raw(op))
 
 
 def _finish(r, out):

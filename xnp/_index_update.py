@@ -30,7 +30,15 @@ from xnp._indexing import (
     index_value,
 )
 from xnp._object_loops import object_scalar
-from xnp._util import broadcast_to_v, cast_v, numpy_shape_text, numpy_values, raw, shape_of
+from xnp._util import (
+    broadcast_to_v,
+    cast_v,
+    numpy_shape_text,
+    numpy_values,
+    raw,
+    shape_of,
+    user_cast_v,
+)
 from xnp.lax._base import loop_dtypes
 
 __all__: list = []
@@ -57,7 +65,7 @@ def assigned_value(value, dtype: np.dtype):
         return slot
     if dtype.kind == "O" and isinstance(value, (list, tuple)):
         return np.asarray(numpy_values(value), dtype=dtype)   # the objects themselves
-    return cast_v(raw(value), dtype)
+    return user_cast_v(raw(value), dtype)     # NumPy's cast warnings for concrete values
 
 
 def masked_put_value(value, dtype: np.dtype):

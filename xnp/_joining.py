@@ -15,6 +15,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
 from xnp._dtypes import can_cast, result_type
+from xnp._eager_numpy import native_arrays
 from xnp._shapes import (
     atleast_v,
     concat_v,
@@ -28,12 +29,12 @@ from xnp._shapes import (
 )
 from xnp._util import (
     broadcast_to_v,
-    cast_v,
     dtype_of,
     normalize_axis,
     normalize_axis_tuple,
     raw,
     truth_v,
+    user_cast_v,
 )
 from xnp._views import store_through
 from xnp._writeable import check_writeable
@@ -86,6 +87,11 @@ def _numpy_joins(values: list, dtype, casting: str) -> bool:
             v.dtype.kind in "biufc" for v in values)
 
 
+# NumPy's functions without their __array_function__ dispatch step (for its own arrays)
+_numpy_concatenate = getattr(np.concatenate, "_implementation", np.concatenate)
+_numpy_stack = getattr(np.stack, "_implementation", np.stack)
+
+
 def concatenate_v(values: list, axis, dt):
     """Concatenate raw values along ``axis`` (None: flattened) after casting to ``dt``."""
     if not values:
@@ -110,7 +116,7 @@ def concatenate_v(values: list, axis, dt):
                     "all the input array dimensions except for the concatenation axis "
                     f"must match exactly, but along dimension {d}, the array at index 0 "
                     f"has size {shapes[0][d]} and the array at index {i} has size {s[d]}")
-    values = [cast_v(v, dt) for v in values]
+    values = [user_cast_v(v, dt) for v in values]     # NumPy's cast warnings
     if len(values) == 1:
         return lax.copy_p.bind(values[0])
     return concat_v(values, axis)
@@ -125,7 +131,7 @@ def _to_out(result, out, what: str):
         raise ValueError(f"Output array is the wrong shape: {out.shape} for a result of "
                          f"shape {shape_v(result)}")
     check_writeable(out, "output array")
-    store_through(out, cast_v(result, out.dtype))
+    store_through(out, user_cast_v(result, out.dtype))
     return out
 
 
@@ -142,11 +148,15 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None,
     if type(arrays) in (list, tuple) and len(arrays) > _MAX_ARRAYS:
         raise ValueError(f"concatenate() only supports up to {_MAX_ARRAYS} arrays but got "
                          f"{len(arrays)}.")
+    if out is None and dtype is None and casting == "same_kind":
+        values = native_arrays(arrays)      # (the common call, checked cheaply first)
+        if values is not None:
+            return wrap(_numpy_concatenate(values, axis=axis))
     values = _items(arrays)
     if not values:
         raise ValueError("need at least one array to concatenate")
     if out is None and _numpy_joins(values, dtype, casting):
-        return wrap(np.concatenate(values, axis=axis))
+        return wrap(_numpy_concatenate(values, axis=axis))
     dt = _join_dtype(values, dtype, casting, out)
     return _to_out(concatenate_v(values, axis, dt), out, "concatenate")
 
@@ -162,11 +172,15 @@ def stack(arrays, axis: int = 0, out=None, *, dtype=None,
     if out is not None and dtype is not None:
         raise TypeError("stack() only takes `out` or `dtype` as an argument, but both were "
                         "provided.")
+    if out is None and dtype is None and casting == "same_kind":
+        values = native_arrays(arrays)      # (the common call, checked cheaply first)
+        if values is not None:
+            return wrap(_numpy_stack(values, axis=axis))
     values = [value(v) for v in _items(arrays)]
     if not values:
         raise ValueError("need at least one array to stack")
     if out is None and _numpy_joins(values, dtype, casting):
-        return wrap(np.stack(values, axis=axis))
+        return wrap(_numpy_stack(values, axis=axis))
     shape = shape_v(values[0])
     if any(shape_v(v) != shape for v in values[1:]):
         raise ValueError("all input arrays must have the same shape")
@@ -203,7 +217,7 @@ def hstack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
         raise ValueError("need at least one array to concatenate")
     axis = 0 if len(shape_v(values[0])) == 1 else 1
     if _numpy_joins(values, dtype, casting):
-        return wrap(np.concatenate(values, axis=axis))
+        return wrap(_numpy_concatenate(values, axis=axis))
     return wrap(concatenate_v(values, axis, _join_dtype(values, dtype, casting)))
 
 
@@ -213,7 +227,7 @@ def vstack(tup, *, dtype=None, casting: str = "same_kind") -> ndarray:
     if not values:
         raise ValueError("need at least one array to concatenate")
     if _numpy_joins(values, dtype, casting):
-        return wrap(np.concatenate(values, axis=0))
+        return wrap(_numpy_concatenate(values, axis=0))
     return wrap(concatenate_v(values, 0, _join_dtype(values, dtype, casting)))
 
 

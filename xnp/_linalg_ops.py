@@ -290,8 +290,33 @@ def _loop_dtype(sig: _Signature, x, y, dtype, casting):
     return dtype
 
 
+def _override(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
+              keepdims):
+    """``(True, result)`` where an operand or output overrides ufuncs
+    (``__array_ufunc__``): its ``__array_ufunc__`` for this gufunc, as NumPy dispatches
+    (xnp's masked arrays keep xnp's paths); else ``(False, None)``."""
+    from xnp._ma_dispatch import _is_masked
+    from xnp._ufuncs import _override as overriding
+    outs = out if isinstance(out, tuple) else (out,)
+    other = overriding((x1, x2) + outs)
+    if other is None or _is_masked(other):
+        return False, None
+    import xnp
+    kwargs = {"out": outs} if any(o is not None for o in outs) else {}
+    given = (("casting", casting, casting != "same_kind"), ("dtype", dtype, dtype is not None),
+             ("signature", signature, signature is not None),
+             ("axes", axes, axes is not None), ("axis", axis, axis is not None),
+             ("keepdims", keepdims, keepdims is not False))
+    kwargs.update((key, value) for key, value, use in given if use)
+    return True, type(other).__array_ufunc__(other, getattr(xnp, sig.name), "__call__",
+                                             x1, x2, **kwargs)
+
+
 def _gufunc(sig: _Signature, x1, x2, out, casting, dtype, signature, axes, axis,
             keepdims=False):
+    found, r = _override(sig, x1, x2, out, casting, dtype, signature, axes, axis, keepdims)
+    if found:
+        return r
     if signature is not None:
         raise TypeError(f"{sig.name}: the signature argument is not supported; use dtype=")
     if not isinstance(keepdims, (bool, np.bool_)):
@@ -344,7 +369,7 @@ def matmul(x1, x2, /, out=None, *, casting: str = "same_kind", order: str = "K",
             x.dtype == y.dtype and x.shape[-1] == y.shape[0]:
         # The common case (vectors and matrices of one dtype): one primitive, no planning.
         return wrap_scalar_result(_DG.bind(x, y, dimension_numbers=_MATMUL_DIMS[x.ndim]))
-    return _gufunc(_MATMUL, x, y, out, casting, dtype, signature, axes, axis, keepdims)
+    return _gufunc(_MATMUL, x1, x2, out, casting, dtype, signature, axes, axis, keepdims)
 
 
 def vecdot(x1, x2, /, out=None, *, casting: str = "same_kind", order: str = "K",

@@ -15,7 +15,7 @@ from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import finfo, is_inexact, result_type
-from xnp._util import cast_v, dtype_of, raw, shape_of, where_v
+from xnp._util import cast_v, dtype_of, raw, shape_of, user_cast_v, where_v
 from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
 
@@ -120,9 +120,10 @@ def _out(v, out) -> ndarray:
         return wrap_scalar_result(v)
     from xnp._util import broadcast_to_v
     if type(out) is np.ndarray:
-        return write_numpy_out(out, broadcast_to_v(cast_v(v, out.dtype), out.shape), "out")
+        return write_numpy_out(out, broadcast_to_v(user_cast_v(v, out.dtype), out.shape),
+                               "out")
     check_writeable(out, "output array")
-    store_through(out, broadcast_to_v(cast_v(v, out.dtype), out.shape))
+    store_through(out, broadcast_to_v(user_cast_v(v, out.dtype), out.shape))
     return out
 
 

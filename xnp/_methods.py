@@ -26,6 +26,7 @@ from xnp._dtypes import can_cast
 from xnp._flatiter import flat_property
 from xnp._masked_update import deferred_read
 from xnp._method_args import _install_method_args
+from xnp._method_delegation import install_delegated_methods
 from xnp._numpy_protocols import array_function, array_ufunc
 from xnp._object_loops import object_scalar
 from xnp._operators import (
@@ -302,6 +303,18 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    v = self._value
+    if type(v) is np.ndarray and copy is True and casting == "unsafe" and order == "K" \
+            and v.dtype.kind in "biufc":
+        # a plain eager conversion between numeric dtypes is NumPy's own
+        try:
+            to = np.dtype(dtype)
+        except TypeError:
+            to = None
+        if to is not None and to.kind in "biufc":
+            h = _new_handle(ndarray)
+            h._value = v.astype(to)
+            return h
     out = xnp.astype(self, dtype, copy=copy, casting=casting)
     if order not in ("K", "k", None):   # a copy only where the layout asked for differs
         laid = _layout.with_order(out._value, order)
@@ -411,17 +424,43 @@ def _fill(self, value):
     check_writeable(self)
     if self.dtype.kind == "O":      # every element is ``value`` itself, as NumPy's fill
         value = object_scalar(value)
-    elif type(value) in (int, float, complex) or self.dtype.kind == "i" and \
-            isinstance(value, (np.integer, np.floating)):
+    elif type(value) in (int, float, complex):
         # NumPy stores it as an item: NaN or inf into integers, complex into reals and
         # out-of-range integers raise (full_like's cast would not)
         from xnp._shapes import value_as
-        value_as(value if type(value) in (int, float, complex) else value.item(),
-                 self.dtype)
+        value_as(value, self.dtype)
+    elif isinstance(value, (np.generic, str)) and self.dtype.kind in "biufc" and \
+            (type(value) is str or value.dtype.kind in "biufc"):
+        # NumPy's fill of one item decides: int() of a float into signed integers (its
+        # ValueError for NaN), a cast into the others with its "invalid value" and
+        # "overflow" warnings under the caller's errstate; parsing of a string
+        slot = np.empty((), self.dtype)
+        slot.fill(value)
+        value = slot[()]
     view = view_info(self)
+    if view is None and (type(value) in _FILL_SCALARS or isinstance(value, np.generic) and
+                         value.dtype == self.dtype) and _fill_eagerly(self, value):
+        return
     store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:
         write_back(self, view)
+
+
+def _fill_eagerly(self, value) -> bool:
+    """NumPy's fill of a concrete numeric array that is no view: in place where only
+    ``self`` and its views see the buffer (a local of the caller holding the old value
+    would count as one more reference, hence this function of its own)."""
+    v = self._value
+    if type(v) is not np.ndarray or v.dtype.kind not in "biufc":
+        return False
+    if not buffer_writable_in_place(self, v):
+        v = self._value = np.empty_like(v)
+    v.fill(value)
+    return True
+
+
+_FILL_SCALARS = frozenset((int, float, complex, bool, np.float64, np.float32, np.int64,
+                           np.int32, np.bool_, np.complex128))
 
 
 def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -435,22 +474,6 @@ def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
     store_value(self, raw(xnp.sort(self, axis=axis, kind=kind, order=order, stable=stable)))
     if view is not None:
         write_back(self, view)
-
-
-def _delegate(name):
-    def method(self, *args, **kwargs):
-        return getattr(xnp, name)(self, *args, **kwargs)
-    method.__name__ = name
-    method.__doc__ = f"See :func:`xnp.{name}`."
-    return method
-
-
-_DELEGATED = [
-    "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
-    "cumsum", "cumprod", "round", "dot", "argsort",
-    "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
-    "searchsorted", "ptp", "argpartition", "put",
-]
 
 
 _PLAIN_BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
@@ -495,9 +518,7 @@ def _getitem(self, key):
 
 
 def _install_methods():
-    for name in _DELEGATED:
-        if hasattr(xnp, name):
-            setattr(ndarray, name, _delegate(name))
+    install_delegated_methods()
     ndarray.compress = lambda self, condition, axis=None, out=None: xnp.compress(
         condition, self, axis=axis, out=out)
     ndarray.reshape = _reshape
@@ -510,9 +531,6 @@ def _install_methods():
     _install_byte_methods()
     ndarray.view = _view
     ndarray.sort = _sort
-    ndarray.copy = lambda self, order="C": xnp.copy(self, order=order)
-    # the order is read from self's layout (a copy's may differ: 'A' of a strided array)
-    ndarray.flatten = lambda self, order="C": xnp.copy(xnp.ravel(self, order=order))
     ndarray.T = property(_T)
     ndarray.mT = property(lambda self: xnp.matrix_transpose(self))
     ndarray.real = property(_get_real, _set_real)

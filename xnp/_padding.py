@@ -168,6 +168,17 @@ def _widen(x, axis, k):
                                        broadcast_dimensions=tuple(range(len(shape))))
 
 
+def _fill_as(f, dt: np.dtype):
+    """A constant fill as NumPy's ``padded[...] = f`` stores the NumPy scalar ``f``:
+    through ``int()`` into signed integers (ValueError for NaN, OverflowError for inf), a
+    cast into the others (with its floating-point warnings)."""
+    if isinstance(f, np.generic) and f.dtype.kind in "biufc" and dt.kind in "biufc":
+        slot = np.empty((), dt)
+        slot[()] = f
+        return slot
+    return value_as(f, dt)
+
+
 def _pad_constant(v, widths, fills):
     dt = dtype_of(v)
     if not widths:
@@ -176,12 +187,12 @@ def _pad_constant(v, widths, fills):
     flat = [f for pair in fills for f in pair]
     if all(f is first for f in flat) or all(not isinstance(f, Tracer) for f in flat) and all(
             np.array_equal(f, first) for f in flat):
-        fill = value_as(first, dt)
+        fill = _fill_as(first, dt)
         if not any(lo or hi for lo, hi in widths):
             return lax.copy_p.bind(v)
         config = tuple((lo, hi, 0) for lo, hi in widths)
         return lax.pad_p.bind(v, fill, padding_config=config)
-    fills = [tuple(value_as(f, dt) for f in pair) for pair in fills]
+    fills = [tuple(_fill_as(f, dt) for f in pair) for pair in fills]
     if not any(lo or hi for lo, hi in widths):
         return lax.copy_p.bind(v)
     nd = len(widths)

@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from transforms.core import CompositePrimitive, Tracer, concrete_or_error
+from transforms.core import CompositePrimitive, Tracer, _n_active, concrete_or_error, is_eager
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
@@ -109,8 +109,16 @@ def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, start=Non
     return wrap(_arange_values(first, second, length, dt))
 
 
-def _small_ints(*args) -> bool:
-    return all(x is None or type(x) is int and -2**62 < x < 2**62 for x in args)
+def _small_ints(start, stop, step) -> bool:
+    """Whether each argument is None or a Python int well inside int64 (a loop, not
+    ``all`` of a generator: this is the common call's check)."""
+    for x in (start, stop, step):
+        if x is not None and (type(x) is not int or not -2**62 < x < 2**62):
+            return False
+    return True
+
+
+_INT64 = np.dtype(np.int64)
 
 
 def _int_range(start, stop, step):
@@ -119,8 +127,12 @@ def _int_range(start, stop, step):
     step = 1 if step is None else step
     if step == 0:
         raise ZeroDivisionError("division by zero")
+    if not _n_active[0] or is_eager():
+        # Concrete ints, nothing traced: NumPy's arange computes this very ramp
+        # (start + i * step, exact in int64 for these bounds).
+        return np.arange(start, stop, step, _INT64)
     length = max(0, -((start - stop) // step))
-    dt = np.dtype(np.int64)
+    dt = _INT64
     ramp = lax.iota_p.bind(dtype=dt, shape=(length,), dimension=0)
     if step != 1:
         ramp = lax.mul_p.bind(ramp, np.int64(step))

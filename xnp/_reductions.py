@@ -24,7 +24,15 @@ from xnp import _util, lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray, wrap_scalar_result
 from xnp._dtypes import canonicalize_dtype, promote_types
-from xnp._util import broadcast_to_v, cast_v, normalize_axis, normalize_axis_tuple, raw, truth_v
+from xnp._util import (
+    broadcast_to_v,
+    cast_v,
+    normalize_axis,
+    normalize_axis_tuple,
+    raw,
+    truth_v,
+    user_cast_v,
+)
 from xnp._views import store_through, write_numpy_out
 from xnp._writeable import check_writeable
 from xnp.lax._base import native
@@ -92,7 +100,7 @@ def store(v, out, name: str) -> ndarray:
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
     if type(out) is np.ndarray and get_aval(v).shape == out.shape:
-        return write_numpy_out(out, cast_v(v, out.dtype), name)
+        return write_numpy_out(out, user_cast_v(v, out.dtype), name)
     if type(out) is not ndarray:
         raise TypeError(f"{name}: out must be an xnp array, got {type(out).__name__}")
     shape = get_aval(v).shape
@@ -100,7 +108,7 @@ def store(v, out, name: str) -> ndarray:
         raise ValueError(f"{name}: output array of shape {out.shape} does not match the "
                          f"result shape {shape}")
     check_writeable(out, "output array")
-    store_through(out, cast_v(v, out.dtype))
+    store_through(out, user_cast_v(v, out.dtype))     # NumPy's cast warnings
     return out
 
 
@@ -188,7 +196,7 @@ def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, 
     aval = get_aval(v)
     axes = reduce_axes(axis, aval.ndim)
     dt = _op_dtype(aval.dtype, dtype, out)
-    v = cast_v(v, dt)
+    v = user_cast_v(v, dt) if where is True else cast_v(v, dt)
     if dt.kind == "O" and (initial is not None or where is not True):
         # NumPy's object loop starts from ``initial`` and skips masked-out elements
         options = (("axis", axes), ("keepdims", keepdims), ("initial", initial),
@@ -382,9 +390,10 @@ def mean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = F
     count = count_v(aval.shape, axes, where, "mean")
     if type(count) is int and count == 0:
         warn("Mean of empty slice")
-    total = lax.reduce_sum_p.bind(mask_v(cast_v(v, acc), where, 0, "mean"), axes=axes)
+    v = user_cast_v(v, acc) if where is True else cast_v(v, acc)    # NumPy's cast warnings
+    total = lax.reduce_sum_p.bind(mask_v(v, where, 0, "mean"), axes=axes)
     if out is not None:   # NumPy stores the sum into out, then divides it in place
-        total = cast_v(total, out.dtype)
+        total = user_cast_v(total, out.dtype)
         acc = res = np.dtype(out.dtype)
     r = cast_v(divide_v(total, count, acc), res)
     return store(keep_v(r, aval.shape, axes, keepdims), out, "mean")

@@ -15,7 +15,7 @@ import numpy as np
 from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import ndarray
-from xnp._util import cast_v, numpy_values, raw, shape_of
+from xnp._util import numpy_values, raw, shape_of, user_cast_v
 
 _PY_SCALARS = (builtins.bool, int, float, complex)
 
@@ -123,6 +123,8 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
         # objects themselves (ragged lists included); StringDType ('T') keeps its missing
         # values (na_object) and coerces other objects to strings; a structured dtype
         # ('V') reads each tuple as one record.
+        if hasattr(type(x), "__array__") and not isinstance(x, (list, tuple, np.generic)):
+            return _array_protocol_as(x, dt)
         return np.asarray(numpy_values(x), dtype=dt)
     if strict and dt.kind in "iuf" and _has_python_complex(x):
         # NumPy converts each number with int() or float()
@@ -145,7 +147,22 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
             # Straight to the integer dtype: through float64 (NumPy's type for a mixed
             # list of large ints) integers beyond 2**53 would lose their low bits.
             return np.asarray(x, dtype=dt)
-    return cast_v(raw(x), dt)
+    return user_cast_v(raw(x), dt)        # NumPy's cast warnings for concrete values
+
+
+def _array_protocol_as(x, dt: np.dtype):
+    """NumPy's conversion of an object with ``__array__`` (called with ``dtype``); a class
+    written with ``import xnp as np`` may return an xnp array, which NumPy refuses."""
+    try:
+        return np.asarray(x, dtype=dt)
+    except ValueError:
+        try:
+            inner = x.__array__(dt)
+        except TypeError:               # an ``__array__`` without parameters
+            inner = x.__array__()
+        if type(inner) is not ndarray:
+            raise
+        return np.asarray(inner._value, dtype=dt)
 
 
 def _has_python_complex(x) -> bool:

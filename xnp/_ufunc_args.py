@@ -18,6 +18,12 @@ def split_args(uf, args, out, missing):
             outs = args[uf.nin:] + (None,) * (uf.nin + uf.nout - len(args))
             if any(o is Ellipsis for o in outs):
                 raise TypeError("out=... is only allowed as a keyword argument.")
+            if uf.__name__ in ("maximum", "minimum"):    # deprecated in NumPy 2.4
+                warnings.warn(f"Passing more than 2 positional arguments to np.maximum and "
+                              f"np.minimum is deprecated. Pass the output as out= (np."
+                              f"{uf.__name__}(a, b, out=c)); for the extrema of more than "
+                              "two inputs, reduce one array along an axis.",
+                              DeprecationWarning, stacklevel=3)
             return args[:uf.nin], outs if uf.nout > 1 else outs[0]
         n = sum(a is not missing for a in args)
         raise TypeError(f"{uf.__name__}() takes from {uf.nin} to {uf.nin + uf.nout} "

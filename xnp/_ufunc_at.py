@@ -64,7 +64,8 @@ def _check_loop(uf, a, b):
     ops = _resolve_operands([v if type(v) in (bool, int, float, complex) else raw(v)
                              for v in vals])
     if all(isinstance(o, type) or o.kind in "biufc" for o in ops):
-        uf._np.resolve_dtypes(ops + (None,))
+        return uf._np.resolve_dtypes(ops + (None,))[-1]
+    return None
 
 
 def ufunc_at(uf, a, indices, b=None):
@@ -79,14 +80,16 @@ def ufunc_at(uf, a, indices, b=None):
         raise ValueError("second operand provided when ufunc is unary")
     if type(a) is not ndarray:
         raise TypeError(f"{uf.__name__}.at: the first argument must be an xnp array")
-    _check_loop(uf, a, b)
+    loop = _check_loop(uf, a, b)
     check_writeable(a)
     from xnp._views import fresh, store_through
     fresh(a)
-    if uf.__name__ in _SCATTER:
+    key = _concrete_key(indices)
+    if uf.__name__ in _SCATTER and (loop is None or loop == a.dtype or key is None):
+        # (a wider loop, ``add.at(int8, i, -0.5)``, computes each update in it and casts
+        # the result back: the rounds below, where the indices are concrete)
         store_through(a, _scatter(uf, a, indices, b))
         return None
-    key = _concrete_key(indices)
     if key is None:
         raise TypeError(f"xnp.{uf.__name__}.at needs concrete indices (only add, subtract, "
                         "multiply, maximum and minimum accept traced ones)")

@@ -270,11 +270,17 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         raise TypeError(f"{name}: indices must be a 1-d array of integers, got shape "
                         f"{idx.shape} and dtype {idx.dtype}")
     a = xnp.asarray(array)
+    from xnp._util import normalize_axis, normalize_axis_tuple
+    if isinstance(axis, tuple):         # NumPy's order: bad axes, a 0-d array, then more
+        axis = normalize_axis_tuple(axis, a.ndim)   # than one axis (as for None on n-d)
     if a.ndim == 0:
         raise TypeError("cannot reduceat on a scalar")
+    if axis is None or isinstance(axis, tuple):
+        if (len(axis) if axis is not None else a.ndim) != 1:
+            raise ValueError("reduceat does not allow multiple axes")
+        axis = 0 if axis is None else axis[0]
     if dtype is not None:
         a = a.astype(dtype)
-    from xnp._util import normalize_axis
     axis = normalize_axis(axis, a.ndim)
     if a.dtype.kind == "O":
         return _object_method(uf, "reduceat", (raw(a), idx), out, name, axis=axis)

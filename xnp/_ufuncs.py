@@ -24,7 +24,7 @@ from xnp._ma_dispatch import _is_masked
 from xnp._object_loops import object_aware
 from xnp._ufunc_fast import MISSING, fast_callable
 from xnp._ufunc_where import call_where
-from xnp._util import cast_v, dtype_of, raw, shape_of
+from xnp._util import cast_v, dtype_of, raw, shape_of, user_cast_v
 from xnp._views import refresh, store_value, view_info, write_back, write_numpy_out
 from xnp._writeable import check_writeable
 
@@ -298,13 +298,19 @@ def _as_array(r):
 
 def _input_cast(v, dtype):
     """An input cast to a loop's dtype. The cast primitive is silent; as ``astype``, a
-    float-to-integer cast of concrete values gives NumPy's "invalid value encountered in
-    cast" under the caller's errstate (NaN or inf to an integer loop)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind in "iub" and isinstance(v, (np.ndarray, np.generic)) and \
-            v.dtype.kind in "fc":
-        np.asarray(v).astype(dtype)     # for its floating-point error only
+    cast of concrete array values gives NumPy's "invalid value encountered in cast" (NaN
+    or inf to an integer loop) or "overflow encountered in cast" (to a narrower float)
+    under the caller's errstate."""
+    if isinstance(v, (np.ndarray, np.generic)):
+        return user_cast_v(v, dtype)
     return cast_v(v, dtype)
+
+
+def _output_cast(r, dtype, where):
+    """A result cast to its output's dtype (``out=``, ``signature=``): with NumPy's cast
+    warnings where every element is written."""
+    return user_cast_v(r, dtype) if where is True and type(r) is np.ndarray else \
+        cast_v(r, dtype)
 
 
 def _check_nonempty_reduction(name, shape, axis):
@@ -422,7 +428,8 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
     values.clear()      # the inputs' buffers: an out= that is also an input may then be
     del values          # written in place (xnp._views.store_value), so its views see it
     results = [result] if uf.nout == 1 else list(result)
-    results = [r if dt is None else cast_v(r, dt) for r, dt in zip(results, out_dtypes)]
+    results = [r if dt is None else _output_cast(r, dt, where)
+               for r, dt in zip(results, out_dtypes)]
     outs = (None,) * uf.nout if out is None else \
         (out,) if isinstance(out, (ndarray, np.ndarray)) else tuple(out)
     if len(outs) != uf.nout:
@@ -440,7 +447,7 @@ def _general_call(uf, values, out, where, dtype, casting, sig=None, as_array=Fal
         if not np.can_cast(dtype_of(r), o.dtype, casting=casting):
             raise _casting_error("Output", uf, casting, dtype_of(r), o.dtype)
         from xnp._ufunc_args import broadcast_to_out
-        r = broadcast_to_out(cast_v(r, o.dtype), o, in_shapes, outs, where)
+        r = broadcast_to_out(_output_cast(r, o.dtype, where), o, in_shapes, outs, where)
         if type(o) is np.ndarray:            # a NumPy array from elsewhere: as NumPy
             if where is not True:
                 r = where_v(raw(where), r, o)

@@ -41,8 +41,8 @@ def raw(x: Any):
         inner = x.__array__() if hasattr(type(x), "__array__") else None
         if type(inner) is ndarray:
             return inner._value
-        if isinstance(e, ValueError):   # NumPy's own error (``__array__`` gave no array)
-            raise
+        if isinstance(e, (ValueError, Warning)):
+            raise   # NumPy's own error (``__array__`` gave no array), a warning as error
         raise TypeError(f"xnp: cannot convert {type(x).__name__} to an array: {e}") from e
 
 
@@ -112,6 +112,21 @@ def cast_v(v, dtype):
     if a.dtype == dtype and not a.weak_type:
         return v
     return lax.convert_element_type_p.bind(v, new_dtype=dtype, weak_type=False)
+
+
+def user_cast_v(v, dtype):
+    """``cast_v`` for a conversion the caller asked for (``dtype=``, ``out=``, storing
+    into an array): concrete numbers are cast by NumPy itself, whose "invalid value
+    encountered in cast" (NaN or inf into integers) and "overflow encountered in cast"
+    (into a narrower float) warnings, or FloatingPointErrors, follow the caller's
+    errstate. The primitive's cast stays silent, as internal casts must be."""
+    dtype = np.dtype(dtype)
+    if type(v) in (float, complex) or type(v) is int and -2**63 <= v < 2**63:
+        v = np.asarray(v)
+    if isinstance(v, (np.ndarray, np.generic)) and v.dtype != dtype and \
+            v.dtype.kind in "iufc" and dtype.kind in "iufc":
+        return np.asarray(v).astype(dtype)
+    return cast_v(v, dtype)
 
 
 def broadcast_to_v(v, shape):

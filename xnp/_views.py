@@ -444,7 +444,7 @@ def set_shape(h: ndarray, value) -> None:
     h._value = value
 
 
-def _contiguous_view(base: ndarray, value: np.ndarray, transform: ViewTransform) -> ndarray:
+def contiguous_view(base: ndarray, value: np.ndarray, transform: ViewTransform) -> ndarray:
     """``value``, a NumPy view made by ``transform`` of the C-contiguous NumPy buffer of
     ``base`` (an eager xnp.ndarray), as a view handle: what :func:`_mark` records, without
     the checks these facts settle (NumPy made a view; no index keys to compose)."""
@@ -474,7 +474,7 @@ def eager_reshape(base: ndarray, value: np.ndarray, shape: tuple):
         return None
     if r.shape == value.shape:
         return None
-    return _contiguous_view(base, r, _Reshape(r.shape, value.shape))
+    return contiguous_view(base, r, _Reshape(r.shape, value.shape))
 
 
 def transpose_view(result: ndarray, base, perm: tuple) -> ndarray:
@@ -492,7 +492,7 @@ def eager_T(base: ndarray):
     if type(v) is not np.ndarray or type(base) is not ndarray or v.ndim < 2 or \
             not v.flags.c_contiguous:
         return None
-    return _contiguous_view(base, v.T, _Transpose(_REVERSED[v.ndim]))
+    return contiguous_view(base, v.T, _Transpose(_REVERSED[v.ndim]))
 
 
 def dtype_view(base: ndarray, new_dtype) -> ndarray:

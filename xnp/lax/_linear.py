@@ -37,6 +37,8 @@ def _dot_general_eval(x, y, *, dimension_numbers, preferred_element_type=None):
 
 
 _OBJECT = np.dtype(object)
+# np.dot without its __array_function__ dispatch step (the operands are NumPy arrays)
+_np_dot = getattr(np.dot, "_implementation", np.dot)
 
 
 def _in_operand_dtype(out, x, y):
@@ -55,14 +57,14 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
     if not lb and x.ndim and 0 < y.ndim <= 2 and lc == (x.ndim - 1,) and rc == (0,):
         # Matrix/vector products: one BLAS call. np.dot is the cheaper entry point, but it
         # scales by a single-element operand (0 * nan = 0), so those go to np.matmul.
-        out = np.dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
+        out = _np_dot(x, y) if x.size > 1 and y.size > 1 else np.matmul(x, y)
         if x.dtype == _OBJECT or y.dtype == _OBJECT:
             return np.asarray(out, dtype=_OBJECT)   # np.dot returns a bare 0-d object
         return _in_operand_dtype(out, x, y)
     if not lb and x.ndim == 2 == y.ndim and len(lc) == 1 and x.size > 1 and y.size > 1:
         # Matrix products with transposed operands (as in backward passes): BLAS reads
         # the transposed views directly, where the general path would copy.
-        out = np.dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
+        out = _np_dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
         return _in_operand_dtype(out, x, y)
     if not lc and not lb:
         # Outer products (the transpose of a matrix-vector product): one broadcast multiply.

@@ -24,6 +24,8 @@ def _select_n_eval(which, *cases):
 
 
 _CASE_DTYPES: dict = {}      # (selector dtype, each case's dtype or Python type) -> dtype
+# np.where without its __array_function__ dispatch step (the values are NumPy's or Python's)
+_np_where = getattr(np.where, "_implementation", np.where)
 
 
 def _case_key(c):
@@ -37,7 +39,7 @@ def _case_key(c):
 def _select_n_impl(which, *cases):
     if len(cases) == 2 and type(cases[0]) is type(cases[1]) is np.ndarray and \
             cases[0].dtype == cases[1].dtype:
-        return np.where(which, cases[1], cases[0])      # the common case: no promotion
+        return _np_where(which, cases[1], cases[0])     # the common case: no promotion
     # The result dtype depends on the cases' dtypes (a Python number's type: weak) only.
     key = (getattr(which, "dtype", type(which)), *map(_case_key, cases))
     dt = _CASE_DTYPES.get(key)

@@ -35,4 +35,11 @@ def __getattr__(name):
     if name in _NUMPY_OWN:
         import importlib
         return importlib.import_module(f"numpy.lib.{name}")
+    if name == "math":          # NumPy's deprecated alias of the standard library module
+        import math
+        import warnings
+        warnings.warn("`np.lib.math` is a deprecated alias for the standard library `math` "
+                      "module (deprecated in NumPy 1.25): use `math` itself.",
+                      DeprecationWarning, stacklevel=2)
+        return math
     raise AttributeError(f"module 'xnp.lib' has no attribute {name!r}")
