@@ -34,15 +34,12 @@ from typing import Any, Callable
 from transforms import core
 from transforms.ad import JVPTracer, Zero, instantiate, is_differentiable, jvp_flat
 from transforms.batching import BatchTrace, BatchTracer
-from transforms.core import Primitive, get_aval
+from transforms.core import get_aval
 from transforms.custom_derivatives import (
     KINDS,
-    _call_batch,
-    _call_impl,
-    _call_jvp,
-    _call_lower,
     _CustomBase,
     bind_custom,
+    custom_call_primitive,
 )
 from transforms.tree import tree_flatten, tree_map, tree_unflatten
 
@@ -267,13 +264,7 @@ def _jvp_rule(rule, diff, info, axis_size, flags, xs):
 # --- the primitive a staging trace records, and the registration ---------------------------
 
 
-custom_vmap_call_p = Primitive("custom_vmap_call", multiple_results=True)
-custom_vmap_call_p.impl = _call_impl
-custom_vmap_call_p.abstract_eval = lambda *avals, custom: list(custom.jaxpr.out_avals)
-custom_vmap_call_p.jvp = _call_jvp
-custom_vmap_call_p.batch = _call_batch
-custom_vmap_call_p.transpose = _no_reverse_mode
-custom_vmap_call_p.lower = _call_lower
+custom_vmap_call_p = custom_call_primitive("custom_vmap_call", transpose=_no_reverse_mode)
 
 KINDS["vmap"] = (custom_vmap_call_p, _jvp, _batch, _no_reverse_mode)
 

@@ -454,16 +454,21 @@ def _call_lower(ctx, *args, custom):
     return lower_jaxpr(ctx, custom.jaxpr.jaxpr, custom.jaxpr.consts, args)
 
 
-custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
-custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
-for _p in (custom_jvp_call_p, custom_vjp_call_p):
-    _p.impl = _call_impl
-    _p.abstract_eval = lambda *avals, custom: list(custom.jaxpr.out_avals)
-    _p.jvp = _call_jvp
-    _p.batch = _call_batch
-    _p.transpose = _call_transpose
-    _p.lower = _call_lower
-del _p
+def custom_call_primitive(name: str, transpose=None) -> Primitive:
+    """The primitive a staging trace records for a custom function's call (its function
+    and rules in the ``custom`` parameter), with the rules shared by every kind."""
+    p = Primitive(name, multiple_results=True)
+    p.impl = _call_impl
+    p.abstract_eval = lambda *avals, custom: list(custom.jaxpr.out_avals)
+    p.jvp = _call_jvp
+    p.batch = _call_batch
+    p.transpose = _call_transpose if transpose is None else transpose
+    p.lower = _call_lower
+    return p
+
+
+custom_jvp_call_p = custom_call_primitive("custom_jvp_call")
+custom_vjp_call_p = custom_call_primitive("custom_vjp_call")
 
 
 # custom_lin_p's batching rule and the batch trace's handling of custom calls
