@@ -318,3 +318,67 @@ def test_methods_under_transformations_bind_primitives():
                                1 + 2 * (x - x.mean()) / x.size + np.eye(1, 6, 1).reshape(2, 3))
     np.testing.assert_allclose(vmap(lambda a: a.copy().astype(np.float32).mean())(x),
                                x.mean(axis=1))
+
+
+def test_array_methods_and_diag_of_a_matrix_as_numpys():
+    # NumPy 2's arrays have no ptp method (only the function)
+    assert hasattr(np.ndarray, "ptp") is hasattr(xnp.ndarray, "ptp") is False
+    np.testing.assert_array_equal(xnp.ptp(xnp.arange(6).reshape(2, 3), axis=1), [2, 2])
+    # diag of a 2-d array is its diagonal: read-only, as NumPy's (also when empty)
+    for k in (0, 1, -2, 5):
+        m = np.arange(12.0).reshape(3, 4)
+        ref, got = np.diag(m, k), xnp.diag(xnp.asarray(m), k)
+        np.testing.assert_array_equal(got, ref)
+        assert got.flags.writeable is ref.flags.writeable is False
+        with pytest.raises(ValueError, match="read-only"):
+            got[...] = 1.0
+    assert xnp.diag(xnp.arange(3)).flags.writeable        # built from a 1-d array
+    np.testing.assert_array_equal(jit(lambda v: xnp.diag(v) * 2)(np.eye(3)), [2, 2, 2])
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "float32", "bool", "complex64"])
+def test_fill_stores_one_item_as_numpys(dtype):
+    # arrays of one or more dimensions and sequences are no item (NumPy raises; a bool
+    # takes their truth); a Python int past int64 fills a bool array with True, also
+    # through a view
+    values = [np.array([5]), [1], (2,), np.array([[5]]), np.array([1, 2]), [],
+              xnp.asarray([3]), np.array(3.7), 2**63, -2**63 - 1]
+    for value in values:
+        got = []
+        for m in (np, xnp):
+            a = m.zeros((2, 3), dtype)
+            row = a[1]
+            v = np.asarray(value) if m is np and isinstance(value, xnp.ndarray) else value
+            try:
+                a.T[1].fill(v)
+                row.fill(v)
+                got.append(a.tolist())
+            except (TypeError, ValueError, OverflowError) as e:
+                got.append(type(e))
+        assert got[0] == got[1], (dtype, value)
+    f = jit(lambda v: _filled(v))
+    np.testing.assert_array_equal(f(np.arange(3.0)), [0.0, 0.0, 0.0])
+
+
+def _filled(v):
+    w = v * 1.0
+    w.fill(v[0])            # a traced value: one item
+    return w
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.eye(True), lambda m: m.eye(2, True), lambda m: m.identity(True),
+    lambda m: m.eye(2, k=True), lambda m: m.eye(np.int64(2), 3, -1, int),
+    lambda m: m.tri(True), lambda m: m.eye(2.0), lambda m: m.eye(-1),
+], ids=["eye-bool", "eye-bool-M", "identity-bool", "eye-bool-k", "eye-numpy-int",
+        "tri-bool", "eye-float", "eye-negative"])
+def test_eye_sizes_as_numpys(call):
+    # a bool is no size of eye/identity (NumPy: "an integer is required"); k and tri's
+    # sizes may be bools
+    got = []
+    for m in (np, xnp):
+        try:
+            got.append(np.asarray(call(m)).tolist())
+        except (TypeError, ValueError) as e:
+            got.append(type(e))
+    assert got[0] == got[1]

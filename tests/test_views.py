@@ -326,3 +326,30 @@ def test_short_path_views_keep_read_only_and_the_registry_empties():
     del b, t
     gc.collect()
     assert key not in _VIEWS        # the base's death removes its list of views
+
+
+def test_fortran_order_reshape_and_ravel_are_views_where_numpys_are():
+    # order='F' reshapes and ravels of arrays laid out for it (1-d, Fortran-ordered) are
+    # NumPy views that write through; of C-ordered 2-d arrays they are copies
+    def program(m):
+        a = m.arange(6)
+        g = a.reshape((2, 3), order="F")
+        g[0, 0] = 77
+        g[:, 1] += 100
+        b = m.arange(6).reshape(2, 3)
+        b.reshape(3, 2, order="F")[0, 0] = -5       # a copy
+        b.ravel("F")[0] = 1000                      # a copy
+        c = m.asfortranarray(m.arange(6.0).reshape(2, 3))
+        c.ravel("F")[1] = 9.5
+        c.ravel("A")[2] = 8.5
+        f = c.reshape(3, 2, order="F")
+        c[0, 0] = -1.0                              # seen by the earlier view
+        seen = f.tolist()
+        f.fill(1.25)
+        d = m.arange(4)
+        d.ravel("F")[3] = 44
+        x = m.zeros((1, 4))
+        y = x.reshape(4, order="F")
+        y += 2
+        return [a.tolist(), b.tolist(), c.tolist(), seen, d.tolist(), x.tolist()]
+    assert program(xnp) == program(np)

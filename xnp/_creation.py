@@ -41,6 +41,7 @@ from xnp._util import (
     to_dtype,
     user_cast_v,
 )
+from xnp._writeable import read_only
 
 __all__ = [
     "array", "asarray", "asanyarray", "ascontiguousarray", "astype", "copy", "zeros",
@@ -385,6 +386,8 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
 
 # --- matrices -----------------------------------------------------------------------------------
 def _dims(n, m):
+    if type(n) is bool or type(m) is bool:      # NumPy's eye takes no bool size
+        raise TypeError("an integer is required")
     n = operator.index(n)
     m = n if m is None else operator.index(m)
     check_nonnegative((n, m))
@@ -488,12 +491,13 @@ def diag(v, k: int = 0) -> ndarray:
     rows, cols = shape
     count = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
     if count == 0:
-        return wrap(lax.broadcast_in_dim_p.bind(np.zeros((), dtype_of(x)), shape=(0,),
-                                                broadcast_dimensions=()))
-    flat = reshape_v(x, (rows * cols,))
-    start = k if k >= 0 else -k * cols
-    return wrap(slice_axis_v(flat, 0, start, start + (count - 1) * (cols + 1) + 1,
-                             cols + 1))
+        d = lax.broadcast_in_dim_p.bind(np.zeros((), dtype_of(x)), shape=(0,),
+                                        broadcast_dimensions=())
+    else:
+        flat = reshape_v(x, (rows * cols,))
+        start = k if k >= 0 else -k * cols
+        d = slice_axis_v(flat, 0, start, start + (count - 1) * (cols + 1) + 1, cols + 1)
+    return read_only(wrap(d))       # NumPy's diagonal of a 2-d array: a read-only view
 
 
 def diagflat(v, k: int = 0) -> ndarray:

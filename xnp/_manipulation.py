@@ -129,7 +129,7 @@ def reshape(a, /, shape=None, order: str = "C", *, copy: bool | None = None) -> 
     out = wrap(reshape_v(v, shape, order))
     if copy:
         return out.copy()
-    return reshape_view(out, a) if order != "F" else out
+    return reshape_view(out, a, order)
 
 
 def ravel(a, order: str = "C") -> ndarray:
@@ -144,9 +144,10 @@ def ravel(a, order: str = "C") -> ndarray:
             return wrap(reshape_v(transpose_v(v, perm), (math.prod(shape_v(v)),)))
     order = _order(order, v=v)
     out = wrap(reshape_v(v, (math.prod(shape_v(v)),), order))
-    if order == "F" or type(v) is np.ndarray and not v.flags.c_contiguous:
+    if type(v) is np.ndarray and not (v.flags.f_contiguous if order == "F" else
+                                      v.flags.c_contiguous):
         return out          # NumPy's ravel copies what is not contiguous (``a[:, 1]``)
-    return reshape_view(out, a)
+    return reshape_view(out, a, order)
 
 
 def transpose(a, axes=None) -> ndarray:

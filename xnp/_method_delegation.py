@@ -83,8 +83,8 @@ _DELEGATED = [
     "sum", "mean", "std", "var", "max", "min", "prod", "any", "all", "argmax", "argmin",
     "cumsum", "cumprod", "round", "dot", "argsort",
     "nonzero", "repeat", "swapaxes", "diagonal", "trace", "ravel", "squeeze", "take",
-    "searchsorted", "ptp", "argpartition", "put",
-]
+    "searchsorted", "argpartition", "put",
+]   # (not ``ptp``: NumPy 2's arrays have no such method, only the function)
 
 
 def install_delegated_methods() -> None:

@@ -429,13 +429,17 @@ def _fill(self, value):
         # out-of-range integers raise (full_like's cast would not)
         from xnp._shapes import value_as
         value_as(value, self.dtype)
+        if self.dtype.kind == "b":
+            value = bool(value)     # a bool item is the number's truth (2**63 too)
     elif isinstance(value, (np.generic, str)) and self.dtype.kind in "biufc" and \
-            (type(value) is str or value.dtype.kind in "biufc"):
+            (type(value) is str or value.dtype.kind in "biufc") or \
+            self.dtype.kind in "biufc" and _not_an_item(value):
         # NumPy's fill of one item decides: int() of a float into signed integers (its
         # ValueError for NaN), a cast into the others with its "invalid value" and
-        # "overflow" warnings under the caller's errstate; parsing of a string
+        # "overflow" warnings under the caller's errstate; parsing of a string; an
+        # array of one or more dimensions or a sequence raises (a bool takes its truth)
         slot = np.empty((), self.dtype)
-        slot.fill(value)
+        slot.fill(value._value if type(value) is ndarray else value)
         value = slot[()]
     view = view_info(self)
     if view is None and (type(value) in _FILL_SCALARS or isinstance(value, np.generic) and
@@ -444,6 +448,15 @@ def _fill(self, value):
     store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:
         write_back(self, view)
+
+
+def _not_an_item(value) -> bool:
+    """Whether ``value`` is a list, tuple or concrete array of one or more dimensions."""
+    t = type(value)
+    if t is ndarray:
+        value = value._value
+        t = type(value)
+    return t is list or t is tuple or t is np.ndarray and value.ndim > 0
 
 
 def _fill_eagerly(self, value) -> bool:

@@ -3,7 +3,7 @@
 xnp arrays are handles over immutable values, so a view cannot share memory with its
 base under transformations. Instead a handle made by basic indexing (integers, slices,
 ``...``, ``None``: the keys for which NumPy returns a view) remembers its base handle and
-key; one made by ``reshape``/``ravel`` (C order), ``.T``/``transpose`` or ``view(dtype)``
+key; one made by ``reshape``/``ravel`` (C or F order), ``.T``/``transpose`` or ``view(dtype)``
 remembers its base and a :class:`ViewTransform` (unless NumPy itself would have copied).
 A write into such a view (item assignment, an in-place operator, ``out=``, ``fill``,
 ``sort``, ``flat``) runs in three steps:
@@ -317,6 +317,23 @@ class _Reshape(ViewTransform):
         return buf.reshape(self.shape)
 
 
+class _FReshape(_Reshape):
+    """A Fortran-order reshape (``a.reshape(s, order='F')``, ``a.ravel('F')``)."""
+
+    __slots__ = ()
+
+    def read(self, v):
+        from xnp._shapes import reshape_v
+        return reshape_v(v, self.shape, "F")
+
+    def inverse(self, v):
+        from xnp._shapes import reshape_v
+        return reshape_v(v, self.base_shape, "F")
+
+    def numpy_view(self, buf):
+        return buf.reshape(self.shape, order="F")
+
+
 class _Transpose(ViewTransform):
     __slots__ = ("perm",)
 
@@ -457,10 +474,18 @@ def contiguous_view(base: ndarray, value: np.ndarray, transform: ViewTransform) 
     return h
 
 
-def reshape_view(result: ndarray, base) -> ndarray:
-    """Mark ``result`` (a C-order reshape of ``base``) as its view."""
+def reshape_view(result: ndarray, base, order: str = "C") -> ndarray:
+    """Mark ``result`` (a reshape of ``base`` in ``order``, 'C' or 'F') as its view; a
+    Fortran-order one only where NumPy's is a view of a concrete base (traced values
+    count as C-ordered)."""
     if type(base) is not ndarray:           # a list or NumPy array: nothing to write to
         return result
+    if order == "F":
+        v = base._value
+        if type(v) is not np.ndarray or not isinstance(result, ndarray) or \
+                not np.may_share_memory(v.reshape(result.shape, order="F"), v):
+            return result
+        return mark_view(result, base, _FReshape(result.shape, base.shape))
     return _mark(result, base, _Reshape(result.shape, base.shape))
 
 
