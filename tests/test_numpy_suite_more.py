@@ -84,28 +84,25 @@ def test_fill_with_numpy_scalars(src, dst, value):
     # for NaN), and casts it into unsigned ones (a warning)
     with np.errstate(all="ignore"):
         scalar = np.dtype(src).type(value)
+    _same_fill(scalar, dst, 3)
 
+
+def test_fill_with_a_string_and_a_longdouble():
+    for value, dt in [("70000", "e"), (np.longdouble(7e4), "e"), ("1.5", "f"), ("3", "i")]:
+        _same_fill(value, dt, 2)
+
+
+def _same_fill(value, dtype, n):
+    """``zeros(n, dtype).fill(value)`` as NumPy's: the same warnings, result or error."""
     def f(m):
-        a = m.zeros(3, dst)
-        a.fill(scalar)
+        a = m.zeros(n, dtype)
+        a.fill(value)
         return a
 
     assert _warned(f, xnp) == _warned(f, np)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         same(f)
-
-
-def test_fill_with_a_string_and_a_longdouble():
-    for value, dt in [("70000", "e"), (np.longdouble(7e4), "e"), ("1.5", "f"), ("3", "i")]:
-        def f(m):
-            a = m.zeros(2, dt)
-            a.fill(value)
-            return a
-        assert _warned(f, xnp) == _warned(f, np)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            same(f)
 
 
 # --- ufunc.at computes in the loop's dtype, then casts back ---------------------------------

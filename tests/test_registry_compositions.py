@@ -412,25 +412,27 @@ def _run(info, names, n_samples, tries=(40,), spare=()):
     """Run ``names`` on the cases of an entry (from the first of ``tries`` numbers of
     samples that gives one); if none applied (a while loop has no transpose...), the
     ``spare`` compositions in turn until one does."""
-    ran, reasons, found = 0, set(), []
+    reasons, found = set(), []
     for n in tries:
         found = found or cases(info, n_samples, n, reasons)
-    for case in found:
-        for name in names:
-            try:
-                check(case, name)
-                ran += 1
-            except Skip as e:
-                reasons.add(str(e))
+
+    def ran_on_all(names_) -> int:
+        """How many of ``names_`` x the found cases ran (the rest noted as skipped)."""
+        count = 0
+        for case in found:
+            for name in names_:
+                try:
+                    check(case, name)
+                    count += 1
+                except Skip as e:
+                    reasons.add(str(e))
+        return count
+
+    ran = ran_on_all(names)
     for name in spare:
         if ran or not found:
             break
-        for case in found:
-            try:
-                check(case, name)
-                ran += 1
-            except Skip as e:
-                reasons.add(str(e))
+        ran = ran_on_all([name])
     if not ran:     # every entry has a case (the rest are excluded): a failure, not a skip
         pytest.fail(f"{info.id}: no usable case for {names} "
                     f"({'; '.join(sorted(reasons)) or 'no sample qualifies'})")

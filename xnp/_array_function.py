@@ -143,9 +143,7 @@ def install(namespace: dict, numpy_module, module: str) -> None:
             if name in _eager_numpy.EAGER_NUMPY.get(module, ()):
                 numpy_fn = getattr(numpy_module, name)
                 # (its undecorated routine, where NumPy's dispatch step can be skipped)
-                adjust = _eager_numpy.EAGER_ADJUST.get(name)
-                plan = _eager_numpy.call_plan(numpy_fn, adjust) or \
-                    _eager_numpy.call_plan(numpy_fn._implementation, adjust)
+                plan = _eager_numpy.numpy_plan(name, numpy_fn)
                 numpy_fn = (numpy_fn._implementation, plan) if plan else None
             wrapped[id(fn)] = dispatching(fn, own if hasattr(numpy_module, own) else name,
                                           module, numpy_fn)

@@ -128,6 +128,14 @@ def call_plan(numpy_fn, adjust=None) -> tuple[int, frozenset, object] | None:
     return n, frozenset(names) - {"out"}, adjust
 
 
+def numpy_plan(name: str, numpy_fn):
+    """The call plan of NumPy's ``numpy_fn`` (named ``name``) for :func:`plain_call`,
+    read from its signature or that of its undecorated routine; None if neither can be
+    read."""
+    adjust = EAGER_ADJUST.get(name)
+    return call_plan(numpy_fn, adjust) or call_plan(numpy_fn._implementation, adjust)
+
+
 def _plain(x):
     """``x`` as NumPy's routine may take it, or ``_NO``."""
     t = type(x)

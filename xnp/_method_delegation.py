@@ -14,7 +14,7 @@ import numpy as np
 
 import xnp
 from xnp._array import _new_handle, ndarray
-from xnp._eager_numpy import EAGER_ADJUST, EAGER_NUMPY, call_plan, plain_call, wrap_result
+from xnp._eager_numpy import EAGER_NUMPY, numpy_plan, plain_call, wrap_result
 from xnp._views import _Reshape, contiguous_view
 
 
@@ -46,9 +46,7 @@ def _install_method_plans():
     their NumPy methods take the same arguments after the array."""
     for name in _DELEGATED:
         if name in EAGER_NUMPY["xnp"] and hasattr(np.ndarray, name):
-            fn = getattr(np, name)
-            adjust = EAGER_ADJUST.get(name)
-            plan = call_plan(fn, adjust) or call_plan(fn._implementation, adjust)
+            plan = numpy_plan(name, getattr(np, name))
             if plan is not None:
                 _METHOD_PLANS[name] = plan
 

@@ -442,8 +442,8 @@ def _fill(self, value):
         slot.fill(value._value if type(value) is ndarray else value)
         value = slot[()]
     view = view_info(self)
-    if view is None and (type(value) in _FILL_SCALARS or isinstance(value, np.generic) and
-                         value.dtype == self.dtype) and _fill_eagerly(self, value):
+    if view is None and (type(value) in _PY_NUMBERS or isinstance(value, np.generic)) \
+            and _fill_eagerly(self, value):
         return
     store_value(self, raw(xnp.full_like(self, value)))
     if view is not None:
@@ -472,8 +472,7 @@ def _fill_eagerly(self, value) -> bool:
     return True
 
 
-_FILL_SCALARS = frozenset((int, float, complex, bool, np.float64, np.float32, np.int64,
-                           np.int32, np.bool_, np.complex128))
+_PY_NUMBERS = (bool, int, float, complex)
 
 
 def _sort(self, axis=-1, kind=None, order=None, *, stable=None):
