@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from transforms import ad, core
+from transforms import ad, core, eager_grad
 from transforms.ad import Zero
 from transforms.core import get_aval
 from transforms.jaxpr import eval_jaxpr
@@ -197,8 +197,8 @@ def _trace_chain():
 
 def _stop_tracing(x, outer):
     v = core.unwrap(x)
-    while isinstance(v, ad.JVPTracer) and v._trace not in outer:
-        v = v.primal
+    while isinstance(v, (ad.JVPTracer, eager_grad.RevTracer)) and v._trace not in outer:
+        v = v.primal if isinstance(v, ad.JVPTracer) else v.value
     return core.wrap(v) if not isinstance(x, (int, float, complex, bool)) else x
 
 
@@ -258,19 +258,24 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
             out_store.append(out_tree)
             return out_leaves
 
-        outs, linear, in_avals = ad.linearize_flat(flat_fun, ps)
+        def seed(outs):
+            if len(outs) != 1:
+                raise TypeError("grad requires a function with a single scalar output; "
+                                f"got {out_store[0]}. Use jacrev or vjp for other outputs.")
+            out_aval = get_aval(outs[0])
+            _check_scalar_aval(out_aval, holomorphic)
+            return np.ones(out_aval.shape, out_aval.dtype)
+
+        if core.is_eager():
+            outs, cts = eager_grad.grad_flat(flat_fun, ps, seed)   # one per input
+        else:
+            outs, linear, in_avals = ad.linearize_flat(flat_fun, ps)
+            cts = ad.backward_pass(linear.jaxpr, linear.consts, [seed(outs)])
+            if allow_int:      # integer and boolean inputs get float0 zeros, as in vjp
+                cts = iter(cts)
+                cts = [next(cts) if ad.is_differentiable(a) else
+                       np.zeros(a.shape, ad.float0) for a in in_avals]
         out_tree = out_store[0]
-        if len(outs) != 1:
-            raise TypeError("grad requires a function with a single scalar output; got "
-                            f"{out_tree}. Use jacrev or vjp for other outputs.")
-        out_aval = get_aval(outs[0])
-        _check_scalar_aval(out_aval, holomorphic)
-        one = np.ones(out_aval.shape, out_aval.dtype)
-        cts = ad.backward_pass(linear.jaxpr, linear.consts, [one])
-        if allow_int:      # integer and boolean inputs get float0 zeros, as in vjp
-            cts = iter(cts)
-            cts = [next(cts) if ad.is_differentiable(a) else np.zeros(a.shape, ad.float0)
-                   for a in in_avals]
         grads = [core.wrap(ad.instantiate(c)) for c in cts]
         grads = tuple(grads) if in_tree is None else tree_unflatten(in_tree, grads)
         g = grads[0] if single else grads

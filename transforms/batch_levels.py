@@ -22,6 +22,7 @@ from transforms import core
 from transforms.ad import JVPTracer
 from transforms.batching import BatchTrace, BatchTracer
 from transforms.core import Tracer, get_aval
+from transforms.eager_grad import RevTracer
 
 __all__ = ["concrete_levels", "concrete_value", "peeled_value", "MergedLevels"]
 
@@ -42,6 +43,8 @@ def concrete_levels(values, context) -> list | None:
                 v, cur, k = v.val, cur.parent, k + 1
             elif type(v) is JVPTracer:
                 v = v.primal
+            elif type(v) is RevTracer:
+                v = v.value
             else:
                 return None
         depth = max(depth, k)

@@ -1,0 +1,377 @@
+"""Eager reverse mode: ``grad`` of a function called outside every transformation.
+
+The general reverse mode (``ad.linearize_flat`` + ``ad.backward_pass``) stages each
+primitive's tangent equations while the JVP rule runs, then transposes them. Eagerly, the
+same primitive is usually differentiated at the same types again and again (every step of
+a training loop), so this module does that work once per signature instead:
+
+* the forward pass runs each primitive's NumPy implementation and records
+  ``(primitive, params, input values, tracers)`` on a tape: a :class:`RevTracer` holds a
+  concrete value and nothing else;
+* the backward pass walks the tape in reverse. For each record it looks up the VJP
+  program of its signature (primitive, params, input types, which inputs are
+  differentiated): a small jaxpr from (inputs, outputs, output cotangents) to input
+  cotangents, derived once by staging ``linearize`` and ``backward_pass`` of that single
+  primitive, that is, from the primitive's own JVP and transpose rules. Running it calls
+  the NumPy implementations directly.
+
+Primitives whose derivative cannot be derived per signature this way (higher-order ones
+such as jit, cond and scan, custom_jvp/custom_vjp functions, rules that need concrete
+values) are linearized as they run, with the general machinery, and their linear jaxpr
+transposed in the backward pass: the results are those of the general path.
+
+Only ``grad``/``value_and_grad`` use this, and only where the current trace is the eval
+trace; everything else (and everything under another transformation) takes the general
+path, so that composition is unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from transforms import ad, core
+from transforms.core import Trace, Tracer, get_aval
+from transforms.jaxpr import Literal, Var, trace_to_jaxpr
+
+__all__ = ["RevTrace", "RevTracer", "grad_flat"]
+
+
+class RevTracer(Tracer):
+    """A differentiated value of the eager reverse-mode tape: its concrete value, plus its
+    cotangent while the backward pass runs."""
+
+    __slots__ = ("value", "_aval", "ct")
+
+    def __init__(self, trace, value):
+        self._trace, self.value, self._aval, self.ct = trace, value, None, None
+
+    @property
+    def aval(self):
+        aval = self._aval
+        if aval is None:
+            aval = self._aval = get_aval(self.value)
+        return aval
+
+    def to_concrete(self):
+        return self.value
+
+    def carries_derivative(self) -> bool:
+        return True
+
+
+def _differentiable_value(v) -> bool:
+    t = type(v)
+    if t is np.ndarray or isinstance(v, np.generic):
+        kind = v.dtype.kind
+        return kind in "fc" or (kind == "V" and v.dtype.name == "bfloat16")
+    return ad.is_differentiable(get_aval(v))
+
+
+class RevTrace(Trace):
+    """Runs primitives eagerly and records those applied to its tracers on ``tape``."""
+
+    __slots__ = ("tape",)
+
+    def __init__(self):
+        super().__init__()
+        self.tape: list = []
+
+    def process_primitive(self, prim, args, params):
+        tracers = None
+        for i, x in enumerate(args):
+            if type(x) is RevTracer and x._trace is self:
+                if tracers is None:
+                    tracers = [None] * len(args)
+                tracers[i] = x
+        if tracers is None:
+            return core.bind_in(self.parent, prim, args, params)
+        multiple = prim.multiple_results
+        if prim.partial_eval is not None:          # jit, cond, scan, while: see below
+            return _linearize_record(self, lambda *a: prim.bind(*a, **params), args,
+                                     tracers, multiple)
+        vals = [x if t is None else t.value for x, t in zip(args, tracers)]
+        out = prim.impl(*vals, **params)
+        if multiple:
+            if not any(_differentiable_value(o) for o in out):
+                return out
+        elif not _differentiable_value(out):
+            return out      # nothing flows through integer and boolean results
+        program = _program_for(prim, params, vals, tracers)
+        if program is _UNDERIVABLE:
+            return _linearize_record(self, lambda *a: prim.bind(*a, **params), args,
+                                     tracers, multiple)
+        if program is _NO_DERIVATIVE:
+            return out
+        if not multiple:
+            tracer = RevTracer(self, out)
+            self.tape.append((program, vals, tracers, tracer, None))
+            return tracer
+        outs = [RevTracer(self, o) if _differentiable_value(o) else None for o in out]
+        self.tape.append((program, vals, tracers, outs, out))
+        return [o if t is None else t for o, t in zip(out, outs)]
+
+    def process_custom(self, kind, args, params):
+        from transforms import custom_derivatives
+        tracers = [x if type(x) is RevTracer and x._trace is self else None for x in args]
+        if not any(t is not None for t in tracers):
+            with core.set_current_trace(self.parent):
+                return custom_derivatives.bind_custom(kind, args, params)
+        return _linearize_record(
+            self, lambda *a: custom_derivatives.bind_custom(kind, a, params), args, tracers,
+            True)
+
+
+def _linearize_record(trace, bind: Callable, args, tracers, multiple: bool):
+    """Linearize ``bind(*args)`` now with the general machinery (a primitive with its own
+    partial evaluation, a custom rule) and record its linear jaxpr for the backward pass."""
+    vals = [x if t is None else t.value for x, t in zip(args, tracers)]
+    lin_idx = [i for i, t in enumerate(tracers) if t is not None]
+
+    def flat(*lin):
+        full = list(vals)
+        for i, v in zip(lin_idx, lin):
+            full[i] = core.unwrap(v)
+        out = bind(*full)
+        return list(out) if multiple else [out]
+    with core.set_current_trace(trace.parent):
+        outs, linear, _ = ad.linearize_flat(flat, [vals[i] for i in lin_idx])
+    wrapped = [RevTracer(trace, o) if _differentiable_value(o) else None for o in outs]
+    if any(w is not None for w in wrapped):
+        trace.tape.append((linear, None, [tracers[i] for i in lin_idx], wrapped, None))
+    result = [o if w is None else w for o, w in zip(outs, wrapped)]
+    return result if multiple else result[0]
+
+
+# ---------------------------------------------------------------------------------------
+# VJP programs, one per primitive signature
+
+
+class _Program:
+    """A VJP program as a flat list of steps over numbered slots: slots 0..n-1 hold the
+    inputs, then the outputs, then the output cotangents; ``outs`` lists, per input, the
+    slot of its cotangent or None where it is zero."""
+
+    __slots__ = ("steps", "n_slots", "consts", "outs")
+
+    def __init__(self, steps, n_slots, consts, outs):
+        self.steps, self.n_slots, self.consts, self.outs = steps, n_slots, consts, outs
+
+    def run(self, values: list) -> list:
+        env = values + [None] * (self.n_slots - len(values))
+        for slot, value in self.consts:
+            env[slot] = value
+        for impl, ins, outs, params, multiple in self.steps:
+            res = impl(*[env[i] for i in ins], **params)
+            if multiple:
+                for i, r in zip(outs, res):
+                    env[i] = r
+            else:
+                env[outs] = res
+        return [None if i is None else env[i] for i in self.outs]
+
+
+_PROGRAMS: dict = {}
+_UNDERIVABLE = object()      # derive per call with the general machinery
+_NO_DERIVATIVE = object()    # no cotangent reaches any input (stop_gradient, floor, ...)
+
+
+def _program_for(prim, params, vals, tracers):
+    """The cached VJP program of ``prim`` at this signature, or one of the markers."""
+    key = [prim]
+    for v, t in zip(vals, tracers):
+        key.append(((v.shape, v.dtype) if type(v) is np.ndarray else get_aval(v),
+                    t is not None))
+    for k, v in params.items():
+        key += (k, v)
+    key = tuple(key)
+    try:
+        program = _PROGRAMS.get(key)
+    except TypeError:                  # an unhashable parameter
+        return _UNDERIVABLE
+    if program is None:
+        try:
+            program = _derive(prim, params, [get_aval(v) for v in vals],
+                              [t is not None for t in tracers])
+        except Exception:    # e.g. a rule that needs concrete values
+            program = _UNDERIVABLE
+        if len(_PROGRAMS) > 4096:
+            _PROGRAMS.clear()
+        _PROGRAMS[key] = program
+    return program
+
+
+def _derive(prim, params, in_avals, lin_mask):
+    """Stage the VJP of one application of ``prim`` (its JVP rule, linearized, then
+    transposed) into a program of (inputs, outputs, cotangents of the differentiable
+    outputs)."""
+    n = len(in_avals)
+    out_avals = prim.abstract_eval(*in_avals, **params)
+    if not prim.multiple_results:
+        out_avals = [out_avals]
+    out_avals = [a.update(weak_type=False) for a in out_avals]
+    ct_mask = [ad.is_differentiable(a) for a in out_avals]
+    ct_avals = [ad.tangent_aval(a) for a, m in zip(out_avals, ct_mask) if m]
+    lin_idx = [i for i in range(n) if lin_mask[i]]
+    zero_mask: list = []
+
+    def vjp_of_prim(*handles):
+        args = [core.unwrap(h) for h in handles]
+        primals, cts = args[:n], iter(args[n:])
+
+        def flat(*lin):
+            full = list(primals)
+            for i, v in zip(lin_idx, lin):
+                full[i] = core.unwrap(v)
+            out = prim.bind(*full, **params)
+            return list(out) if prim.multiple_results else [out]
+        _, linear, _ = ad.linearize_flat(flat, [primals[i] for i in lin_idx])
+        cts_out = [next(cts) if m else ad.Zero(ad.tangent_aval(a))
+                   for a, m in zip(out_avals, ct_mask)]
+        cts_in = ad.backward_pass(linear.jaxpr, linear.consts, cts_out)
+        zero_mask.extend(type(c) is ad.Zero for c in cts_in)
+        return [c for c in cts_in if type(c) is not ad.Zero]
+
+    closed = trace_to_jaxpr(vjp_of_prim, [*in_avals, *ct_avals])
+    if all(zero_mask):
+        return _NO_DERIVATIVE
+    return _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx)
+
+
+def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program:
+    jaxpr = closed.jaxpr
+    slot: dict = {}
+    for i, v in enumerate(jaxpr.invars[:n]):
+        slot[v] = i
+    n_out = len(out_avals)
+    out_slots = list(range(n, n + n_out))
+    for j, v in enumerate(jaxpr.invars[n:]):
+        slot[v] = n + n_out + j
+    next_slot = n + n_out + len(jaxpr.invars) - n
+    consts = []
+    for v, c in zip(jaxpr.constvars, closed.consts):
+        slot[v] = next_slot
+        consts.append((next_slot, c))
+        next_slot += 1
+    eqns = list(jaxpr.eqns)
+    # The primitive's own application (the JVP rule's primal work) reads the recorded
+    # outputs instead of running again.
+    prim_invars = jaxpr.invars[:n]
+    for k, eqn in enumerate(eqns):
+        if eqn.prim is prim and len(eqn.invars) == n and all(
+                a is b for a, b in zip(eqn.invars, prim_invars)) and eqn.params == params:
+            for v, s in zip(eqn.outvars, out_slots):
+                slot[v] = s
+            del eqns[k]
+            break
+    eqns = _live(eqns, jaxpr.outvars)
+    steps = []
+    for eqn in eqns:
+        ins = []
+        for v in eqn.invars:
+            if type(v) is Literal:
+                consts.append((next_slot, v.val))
+                ins.append(next_slot)
+                next_slot += 1
+            else:
+                ins.append(slot[v])
+        outs = []
+        for v in eqn.outvars:
+            slot[v] = next_slot
+            outs.append(next_slot)
+            next_slot += 1
+        multiple = eqn.prim.multiple_results
+        steps.append((eqn.prim.impl, ins, outs if multiple else outs[0], eqn.params,
+                      multiple))
+    results = iter(jaxpr.outvars)
+    out_slots_by_input = [None] * n
+    for i, zero in zip(lin_idx, zero_mask):
+        if not zero:
+            v = next(results)
+            if type(v) is Literal:
+                consts.append((next_slot, v.val))
+                out_slots_by_input[i] = next_slot
+                next_slot += 1
+            else:
+                out_slots_by_input[i] = slot[v]
+    return _Program(steps, next_slot, consts, out_slots_by_input)
+
+
+def _live(eqns, outvars):
+    """``eqns`` without those whose results nothing reads (every primitive is pure)."""
+    needed = {id(v) for v in outvars if type(v) is Var}
+    kept = []
+    for eqn in reversed(eqns):
+        if any(id(v) in needed for v in eqn.outvars):
+            kept.append(eqn)
+            needed.update(id(v) for v in eqn.invars if type(v) is Var)
+    kept.reverse()
+    return kept
+
+
+# ---------------------------------------------------------------------------------------
+# The backward pass
+
+
+def _add(a, b):
+    return ad.add_tangents(a, b)
+
+
+def backward(tape: list, out: RevTracer, ct) -> None:
+    """Accumulate cotangents from ``out`` (cotangent ``ct``) back to every tracer."""
+    out.ct = ct
+    for program, vals, tracers, outs, out_vals in reversed(tape):
+        if type(outs) is RevTracer:
+            ct = outs.ct
+            if ct is None:
+                continue
+            outs.ct = None
+            cts_in = program.run([*vals, outs.value, ct])
+        else:
+            cts = [None if o is None else o.ct for o in outs]
+            if all(c is None for c in cts):
+                continue
+            for o in outs:
+                if o is not None:
+                    o.ct = None
+            if vals is None:                    # a linear jaxpr recorded as it ran
+                _transpose_linear(program, tracers, cts)
+                continue
+            cts = [ad.instantiate(ad.Zero(o.aval)) if c is None else c
+                   for o, c in zip(outs, cts) if o is not None]
+            cts_in = program.run([*vals, *out_vals, *cts])
+        for t, c in zip(tracers, cts_in):
+            if t is not None and c is not None:
+                t.ct = c if t.ct is None else _add(t.ct, c)
+
+
+def _transpose_linear(linear, tracers, cts):
+    cts = [ad.Zero(v.aval) if c is None else c for c, v in zip(cts, linear.jaxpr.outvars)]
+    cts_in = ad.backward_pass(linear.jaxpr, linear.consts, cts)
+    for t, c in zip(tracers, cts_in):
+        if type(c) is not ad.Zero:
+            t.ct = c if t.ct is None else _add(t.ct, c)
+
+
+def grad_flat(fun: Callable, primals: Sequence, ct_of_output: Callable):
+    """Run ``fun`` (flat values in, flat values out) on ``primals`` and backpropagate the
+    cotangent ``ct_of_output(outputs)`` from its single output. Returns (outputs,
+    cotangents of the primals, symbolic Zero where none flowed)."""
+    with core.new_trace(RevTrace()) as trace:
+        ins = [RevTracer(trace, p) if ad.is_differentiable(get_aval(p)) else p
+               for p in primals]
+        outs = [core.unwrap(o) for o in fun(*[core.wrap(x) for x in ins])]
+    values = [o.value if type(o) is RevTracer and o._trace is trace else o for o in outs]
+    ct = ct_of_output(values)          # checks the output (raising for a bad one)
+    if type(outs[0]) is RevTracer and outs[0]._trace is trace:
+        backward(trace.tape, outs[0], ct)
+    cts = []
+    for p, x in zip(primals, ins):
+        if type(x) is RevTracer:
+            ct = x.ct
+            x.ct = None
+            cts.append(ad.Zero(ad.tangent_aval(get_aval(p))) if ct is None else ct)
+        else:
+            cts.append(ad.Zero(ad.tangent_aval(get_aval(p))))
+    return values, cts
