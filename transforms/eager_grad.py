@@ -79,19 +79,19 @@ class RevTrace(Trace):
         self.tape: list = []
 
     def process_primitive(self, prim, args, params):
-        tracers = None
+        vals = None
         for i, x in enumerate(args):
             if type(x) is RevTracer and x._trace is self:
-                if tracers is None:
-                    tracers = [None] * len(args)
+                if vals is None:
+                    vals, tracers = list(args), [None] * len(args)
+                vals[i] = x.value
                 tracers[i] = x
-        if tracers is None:
+        if vals is None:
             return core.bind_in(self.parent, prim, args, params)
         multiple = prim.multiple_results
         if prim.partial_eval is not None:          # jit, cond, scan, while: see below
             return _linearize_record(self, lambda *a: prim.bind(*a, **params), args,
                                      tracers, multiple)
-        vals = [x if t is None else t.value for x, t in zip(args, tracers)]
         out = prim.impl(*vals, **params)
         if multiple:
             if not any(_differentiable_value(o) for o in out):
@@ -153,15 +153,17 @@ class _Program:
     inputs, then the outputs, then the output cotangents; ``outs`` lists, per input, the
     slot of its cotangent or None where it is zero."""
 
-    __slots__ = ("steps", "n_slots", "consts", "outs")
+    __slots__ = ("steps", "template", "outs")
 
     def __init__(self, steps, n_slots, consts, outs):
-        self.steps, self.n_slots, self.consts, self.outs = steps, n_slots, consts, outs
+        self.steps, self.outs = steps, outs
+        self.template = [None] * n_slots
+        for slot, value in consts:
+            self.template[slot] = value
 
     def run(self, values: list) -> list:
-        env = values + [None] * (self.n_slots - len(values))
-        for slot, value in self.consts:
-            env[slot] = value
+        env = self.template.copy()
+        env[:len(values)] = values
         for impl, ins, outs, params, multiple in self.steps:
             res = impl(*[env[i] for i in ins], **params)
             if multiple:
@@ -173,6 +175,7 @@ class _Program:
 
 
 _PROGRAMS: dict = {}
+_PY_SCALARS = (bool, int, float, complex)     # their type is their (weak) abstract value
 _UNDERIVABLE = object()      # derive per call with the general machinery
 _NO_DERIVATIVE = object()    # no cotangent reaches any input (stop_gradient, floor, ...)
 
@@ -181,10 +184,13 @@ def _program_for(prim, params, vals, tracers):
     """The cached VJP program of ``prim`` at this signature, or one of the markers."""
     key = [prim]
     for v, t in zip(vals, tracers):
-        key.append(((v.shape, v.dtype) if type(v) is np.ndarray else get_aval(v),
-                    t is not None))
+        tv = type(v)
+        if tv is np.ndarray:
+            key.append((v.shape, v.dtype, t is None))
+        else:
+            key.append((tv if tv in _PY_SCALARS else get_aval(v), t is None))
     for k, v in params.items():
-        key += (k, v)
+        key += (k, type(v), v)      # as abstract_eval_cached: 1 and True differ
     key = tuple(key)
     try:
         program = _PROGRAMS.get(key)
@@ -266,12 +272,13 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program
             del eqns[k]
             break
     eqns = _live(eqns, jaxpr.outvars)
+    known = dict(consts)             # slot -> value, for constants and folded results
     steps = []
     for eqn in eqns:
         ins = []
         for v in eqn.invars:
             if type(v) is Literal:
-                consts.append((next_slot, v.val))
+                known[next_slot] = v.val
                 ins.append(next_slot)
                 next_slot += 1
             else:
@@ -282,6 +289,10 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program
             outs.append(next_slot)
             next_slot += 1
         multiple = eqn.prim.multiple_results
+        if all(i in known for i in ins):     # constant work (a cast of a literal): once
+            res = eqn.prim.impl(*[known[i] for i in ins], **eqn.params)
+            known.update(zip(outs, res if multiple else [res]))
+            continue
         steps.append((eqn.prim.impl, ins, outs if multiple else outs[0], eqn.params,
                       multiple))
     results = iter(jaxpr.outvars)
@@ -290,11 +301,12 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program
         if not zero:
             v = next(results)
             if type(v) is Literal:
-                consts.append((next_slot, v.val))
+                known[next_slot] = v.val
                 out_slots_by_input[i] = next_slot
                 next_slot += 1
             else:
                 out_slots_by_input[i] = slot[v]
+    consts = list(known.items())
     return _Program(steps, next_slot, consts, out_slots_by_input)
 
 
@@ -321,7 +333,10 @@ def _add(a, b):
 def backward(tape: list, out: RevTracer, ct) -> None:
     """Accumulate cotangents from ``out`` (cotangent ``ct``) back to every tracer."""
     out.ct = ct
-    for program, vals, tracers, outs, out_vals in reversed(tape):
+    while tape:
+        # popping frees each record's values once it is done, so that the memory of the
+        # forward pass returns to the allocator while the backward pass still allocates
+        program, vals, tracers, outs, out_vals = tape.pop()
         if type(outs) is RevTracer:
             ct = outs.ct
             if ct is None:
