@@ -39,13 +39,15 @@ __all__ = ["RevTrace", "RevTracer", "grad_flat"]
 
 
 class RevTracer(Tracer):
-    """A differentiated value of the eager reverse-mode tape: its concrete value, plus its
-    cotangent while the backward pass runs."""
+    """A differentiated value of the eager reverse-mode tape: its concrete value and its
+    node, the index of its cotangent in the backward pass. Records refer to nodes, not
+    tracers, so that a value no derivative rule reads is freed when the function drops
+    it, as NumPy frees its temporaries."""
 
-    __slots__ = ("value", "_aval", "ct")
+    __slots__ = ("value", "_aval", "node")
 
-    def __init__(self, trace, value):
-        self._trace, self.value, self._aval, self.ct = trace, value, None, None
+    def __init__(self, trace, value, node: int):
+        self._trace, self.value, self._aval, self.node = trace, value, None, node
 
     @property
     def aval(self):
@@ -70,64 +72,77 @@ def _differentiable_value(v) -> bool:
 
 
 class RevTrace(Trace):
-    """Runs primitives eagerly and records those applied to its tracers on ``tape``."""
+    """Runs primitives eagerly and records those applied to its tracers on ``tape``:
+    ``(program, input values, input nodes, output node(s), output value(s))``, values
+    kept only where the program reads them. ``n_nodes`` counts the tracers made."""
 
-    __slots__ = ("tape",)
+    __slots__ = ("tape", "n_nodes")
 
     def __init__(self):
         super().__init__()
         self.tape: list = []
+        self.n_nodes = 0
+
+    def new_tracer(self, value) -> RevTracer:
+        node = self.n_nodes
+        self.n_nodes = node + 1
+        return RevTracer(self, value, node)
 
     def process_primitive(self, prim, args, params):
         vals = None
         for i, x in enumerate(args):
             if type(x) is RevTracer and x._trace is self:
                 if vals is None:
-                    vals, tracers = list(args), [None] * len(args)
+                    vals, nodes = list(args), [None] * len(args)
                 vals[i] = x.value
-                tracers[i] = x
+                nodes[i] = x.node
         if vals is None:
             return core.bind_in(self.parent, prim, args, params)
         multiple = prim.multiple_results
         if prim.partial_eval is not None:          # jit, cond, scan, while: see below
-            return _linearize_record(self, lambda *a: prim.bind(*a, **params), args,
-                                     tracers, multiple)
+            return _linearize_record(self, lambda *a: prim.bind(*a, **params), vals,
+                                     nodes, multiple)
         out = prim.impl(*vals, **params)
         if multiple:
             if not any(_differentiable_value(o) for o in out):
                 return out
         elif not _differentiable_value(out):
             return out      # nothing flows through integer and boolean results
-        program = _program_for(prim, params, vals, tracers)
+        program = _program_for(prim, params, vals, nodes)
         if program is _UNDERIVABLE:
-            return _linearize_record(self, lambda *a: prim.bind(*a, **params), args,
-                                     tracers, multiple)
+            return _linearize_record(self, lambda *a: prim.bind(*a, **params), vals,
+                                     nodes, multiple)
         if program is _NO_DERIVATIVE:
             return out
+        if not program.keeps_all_inputs:
+            vals = [v if keep else None for v, keep in zip(vals, program.keep_in)]
         if not multiple:
-            tracer = RevTracer(self, out)
-            self.tape.append((program, vals, tracers, tracer, None))
+            tracer = self.new_tracer(out)
+            self.tape.append((program, vals, nodes, tracer.node,
+                              out if program.keep_out[0] else None))
             return tracer
-        outs = [RevTracer(self, o) if _differentiable_value(o) else None for o in out]
-        self.tape.append((program, vals, tracers, outs, out))
-        return [o if t is None else t for o, t in zip(out, outs)]
+        tracers = [self.new_tracer(o) if _differentiable_value(o) else None for o in out]
+        self.tape.append((program, vals, nodes, [t and t.node for t in tracers],
+                          [o if keep else None for o, keep in zip(out, program.keep_out)]))
+        return [o if t is None else t for o, t in zip(out, tracers)]
 
     def process_custom(self, kind, args, params):
         from transforms import custom_derivatives
-        tracers = [x if type(x) is RevTracer and x._trace is self else None for x in args]
-        if not any(t is not None for t in tracers):
+        nodes = [x.node if type(x) is RevTracer and x._trace is self else None
+                 for x in args]
+        if all(n is None for n in nodes):
             with core.set_current_trace(self.parent):
                 return custom_derivatives.bind_custom(kind, args, params)
+        vals = [x if n is None else x.value for x, n in zip(args, nodes)]
         return _linearize_record(
-            self, lambda *a: custom_derivatives.bind_custom(kind, a, params), args, tracers,
+            self, lambda *a: custom_derivatives.bind_custom(kind, a, params), vals, nodes,
             True)
 
 
-def _linearize_record(trace, bind: Callable, args, tracers, multiple: bool):
-    """Linearize ``bind(*args)`` now with the general machinery (a primitive with its own
+def _linearize_record(trace, bind: Callable, vals, nodes, multiple: bool):
+    """Linearize ``bind(*vals)`` now with the general machinery (a primitive with its own
     partial evaluation, a custom rule) and record its linear jaxpr for the backward pass."""
-    vals = [x if t is None else t.value for x, t in zip(args, tracers)]
-    lin_idx = [i for i, t in enumerate(tracers) if t is not None]
+    lin_idx = [i for i, n in enumerate(nodes) if n is not None]
 
     def flat(*lin):
         full = list(vals)
@@ -137,10 +152,11 @@ def _linearize_record(trace, bind: Callable, args, tracers, multiple: bool):
         return list(out) if multiple else [out]
     with core.set_current_trace(trace.parent):
         outs, linear, _ = ad.linearize_flat(flat, [vals[i] for i in lin_idx])
-    wrapped = [RevTracer(trace, o) if _differentiable_value(o) else None for o in outs]
-    if any(w is not None for w in wrapped):
-        trace.tape.append((linear, None, [tracers[i] for i in lin_idx], wrapped, None))
-    result = [o if w is None else w for o, w in zip(outs, wrapped)]
+    tracers = [trace.new_tracer(o) if _differentiable_value(o) else None for o in outs]
+    if any(t is not None for t in tracers):
+        trace.tape.append((linear, None, [nodes[i] for i in lin_idx],
+                           [t and t.node for t in tracers], None))
+    result = [o if t is None else t for o, t in zip(outs, tracers)]
     return result if multiple else result[0]
 
 
@@ -151,15 +167,22 @@ def _linearize_record(trace, bind: Callable, args, tracers, multiple: bool):
 class _Program:
     """A VJP program as a flat list of steps over numbered slots: slots 0..n-1 hold the
     inputs, then the outputs, then the output cotangents; ``outs`` lists, per input, the
-    slot of its cotangent or None where it is zero."""
+    slot of its cotangent or None where it is zero. ``keep_in``/``keep_out``: which
+    inputs and outputs it reads (a record keeps only those); ``ct_avals``: the types of
+    the cotangents it takes."""
 
-    __slots__ = ("steps", "template", "outs")
+    __slots__ = ("steps", "template", "outs", "keep_in", "keep_out", "keeps_all_inputs",
+                 "ct_avals")
 
-    def __init__(self, steps, n_slots, consts, outs):
-        self.steps, self.outs = steps, outs
+    def __init__(self, steps, n_slots, consts, outs, n_in, n_out, ct_avals):
+        self.steps, self.outs, self.ct_avals = steps, outs, ct_avals
         self.template = [None] * n_slots
         for slot, value in consts:
             self.template[slot] = value
+        read = {i for step in steps for i in step[1]} | {i for i in outs if i is not None}
+        self.keep_in = tuple(i in read for i in range(n_in))
+        self.keep_out = tuple(i in read for i in range(n_in, n_in + n_out))
+        self.keeps_all_inputs = all(self.keep_in)
 
     def run(self, values: list) -> list:
         env = self.template.copy()
@@ -180,10 +203,10 @@ _UNDERIVABLE = object()      # derive per call with the general machinery
 _NO_DERIVATIVE = object()    # no cotangent reaches any input (stop_gradient, floor, ...)
 
 
-def _program_for(prim, params, vals, tracers):
+def _program_for(prim, params, vals, nodes):
     """The cached VJP program of ``prim`` at this signature, or one of the markers."""
     key = [prim]
-    for v, t in zip(vals, tracers):
+    for v, t in zip(vals, nodes):
         tv = type(v)
         if tv is np.ndarray:
             key.append((v.shape, v.dtype, t is None))
@@ -199,7 +222,7 @@ def _program_for(prim, params, vals, tracers):
     if program is None:
         try:
             program = _derive(prim, params, [get_aval(v) for v in vals],
-                              [t is not None for t in tracers])
+                              [t is not None for t in nodes])
         except Exception:    # e.g. a rule that needs concrete values
             program = _UNDERIVABLE
         if len(_PROGRAMS) > 4096:
@@ -242,10 +265,10 @@ def _derive(prim, params, in_avals, lin_mask):
     closed = trace_to_jaxpr(vjp_of_prim, [*in_avals, *ct_avals])
     if all(zero_mask):
         return _NO_DERIVATIVE
-    return _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx)
+    return _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals)
 
 
-def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program:
+def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals):
     jaxpr = closed.jaxpr
     slot: dict = {}
     for i, v in enumerate(jaxpr.invars[:n]):
@@ -307,7 +330,8 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx) -> _Program
             else:
                 out_slots_by_input[i] = slot[v]
     consts = list(known.items())
-    return _Program(steps, next_slot, consts, out_slots_by_input)
+    return _Program(steps, next_slot, consts, out_slots_by_input, n, len(out_avals),
+                    ct_avals)
 
 
 def _live(eqns, outvars):
@@ -330,43 +354,45 @@ def _add(a, b):
     return ad.add_tangents(a, b)
 
 
-def backward(tape: list, out: RevTracer, ct) -> None:
-    """Accumulate cotangents from ``out`` (cotangent ``ct``) back to every tracer."""
-    out.ct = ct
+def backward(tape: list, n_nodes: int, out_node: int, ct) -> list:
+    """The cotangents of all ``n_nodes`` nodes, from ``ct`` at ``out_node`` back."""
+    cts = [None] * n_nodes
+    cts[out_node] = ct
     while tape:
         # popping frees each record's values once it is done, so that the memory of the
         # forward pass returns to the allocator while the backward pass still allocates
-        program, vals, tracers, outs, out_vals = tape.pop()
-        if type(outs) is RevTracer:
-            ct = outs.ct
+        program, vals, in_nodes, out_nodes, out_vals = tape.pop()
+        if type(out_nodes) is int:
+            ct = cts[out_nodes]
             if ct is None:
                 continue
-            outs.ct = None
-            cts_in = program.run([*vals, outs.value, ct])
+            cts[out_nodes] = None
+            cts_in = program.run([*vals, out_vals, ct])
         else:
-            cts = [None if o is None else o.ct for o in outs]
-            if all(c is None for c in cts):
+            out_cts = [None if n is None else cts[n] for n in out_nodes]
+            if all(c is None for c in out_cts):
                 continue
-            for o in outs:
-                if o is not None:
-                    o.ct = None
+            for n in out_nodes:
+                if n is not None:
+                    cts[n] = None
             if vals is None:                    # a linear jaxpr recorded as it ran
-                _transpose_linear(program, tracers, cts)
-                continue
-            cts = [ad.instantiate(ad.Zero(o.aval)) if c is None else c
-                   for o, c in zip(outs, cts) if o is not None]
-            cts_in = program.run([*vals, *out_vals, *cts])
-        for t, c in zip(tracers, cts_in):
-            if t is not None and c is not None:
-                t.ct = c if t.ct is None else _add(t.ct, c)
+                cts_in = _transpose_linear(program, out_cts)
+            else:
+                diff_cts = [c for c, n in zip(out_cts, out_nodes) if n is not None]
+                diff_cts = [ad.instantiate(ad.Zero(a)) if c is None else c
+                            for c, a in zip(diff_cts, program.ct_avals)]
+                cts_in = program.run([*vals, *out_vals, *diff_cts])
+        for n, c in zip(in_nodes, cts_in):
+            if n is not None and c is not None:
+                prev = cts[n]
+                cts[n] = c if prev is None else _add(prev, c)
+    return cts
 
 
-def _transpose_linear(linear, tracers, cts):
-    cts = [ad.Zero(v.aval) if c is None else c for c, v in zip(cts, linear.jaxpr.outvars)]
-    cts_in = ad.backward_pass(linear.jaxpr, linear.consts, cts)
-    for t, c in zip(tracers, cts_in):
-        if type(c) is not ad.Zero:
-            t.ct = c if t.ct is None else _add(t.ct, c)
+def _transpose_linear(linear, out_cts):
+    cts = [ad.Zero(v.aval) if c is None else c for c, v in zip(out_cts, linear.jaxpr.outvars)]
+    return [None if type(c) is ad.Zero else c
+            for c in ad.backward_pass(linear.jaxpr, linear.consts, cts)]
 
 
 def grad_flat(fun: Callable, primals: Sequence, ct_of_output: Callable):
@@ -374,19 +400,17 @@ def grad_flat(fun: Callable, primals: Sequence, ct_of_output: Callable):
     cotangent ``ct_of_output(outputs)`` from its single output. Returns (outputs,
     cotangents of the primals, symbolic Zero where none flowed)."""
     with core.new_trace(RevTrace()) as trace:
-        ins = [RevTracer(trace, p) if ad.is_differentiable(get_aval(p)) else p
+        ins = [trace.new_tracer(p) if ad.is_differentiable(get_aval(p)) else p
                for p in primals]
         outs = [core.unwrap(o) for o in fun(*[core.wrap(x) for x in ins])]
     values = [o.value if type(o) is RevTracer and o._trace is trace else o for o in outs]
     ct = ct_of_output(values)          # checks the output (raising for a bad one)
-    if type(outs[0]) is RevTracer and outs[0]._trace is trace:
-        backward(trace.tape, outs[0], ct)
-    cts = []
+    out = outs[0]
+    cts = None
+    if type(out) is RevTracer and out._trace is trace:
+        cts = backward(trace.tape, trace.n_nodes, out.node, ct)
+    result = []
     for p, x in zip(primals, ins):
-        if type(x) is RevTracer:
-            ct = x.ct
-            x.ct = None
-            cts.append(ad.Zero(ad.tangent_aval(get_aval(p))) if ct is None else ct)
-        else:
-            cts.append(ad.Zero(ad.tangent_aval(get_aval(p))))
-    return values, cts
+        c = cts[x.node] if cts is not None and type(x) is RevTracer else None
+        result.append(ad.Zero(ad.tangent_aval(get_aval(p))) if c is None else c)
+    return values, result
