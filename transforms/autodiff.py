@@ -238,13 +238,14 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         for leaf in leaves:
             v = core.unwrap(leaf)
             ps.append(v)
-            _check_grad_leaf(v, leaf, diff_args, nums, holomorphic, allow_int)
+            if type(v) is not np.ndarray or v.dtype.kind != "f" or holomorphic:
+                _check_grad_leaf(v, leaf, diff_args, nums, holomorphic, allow_int)
         out_store: list = []
         aux_store: list = []
         outer = _trace_chain() if has_aux else None
 
         def flat_fun(*handles):
-            full = [core.fresh_handle(a) for a in args]
+            full = [a if i in nums else core.fresh_handle(a) for i, a in enumerate(args)]
             for i, a in zip(nums, handles if in_tree is None else
                             tree_unflatten(in_tree, handles)):
                 full[i] = a

@@ -56,6 +56,22 @@ class RevTracer(Tracer):
             aval = self._aval = get_aval(self.value)
         return aval
 
+    # shape, dtype and ndim straight from a NumPy value (xnp's functions read them often)
+    @property
+    def shape(self):
+        v = self.value
+        return v.shape if type(v) is np.ndarray else self.aval.shape
+
+    @property
+    def dtype(self):
+        v = self.value
+        return v.dtype if type(v) is np.ndarray else self.aval.dtype
+
+    @property
+    def ndim(self):
+        v = self.value
+        return v.ndim if type(v) is np.ndarray else self.aval.ndim
+
     def to_concrete(self):
         return self.value
 
@@ -117,10 +133,11 @@ class RevTrace(Trace):
         if not program.keeps_all_inputs:
             vals = [v if keep else None for v, keep in zip(vals, program.keep_in)]
         if not multiple:
-            tracer = self.new_tracer(out)
-            self.tape.append((program, vals, nodes, tracer.node,
+            node = self.n_nodes
+            self.n_nodes = node + 1
+            self.tape.append((program, vals, nodes, node,
                               out if program.keep_out[0] else None))
-            return tracer
+            return RevTracer(self, out, node)
         tracers = [self.new_tracer(o) if _differentiable_value(o) else None for o in out]
         self.tape.append((program, vals, nodes, [t and t.node for t in tracers],
                           [o if keep else None for o, keep in zip(out, program.keep_out)]))
@@ -171,22 +188,22 @@ class _Program:
     inputs and outputs it reads (a record keeps only those); ``ct_avals``: the types of
     the cotangents it takes."""
 
-    __slots__ = ("steps", "template", "outs", "keep_in", "keep_out", "keeps_all_inputs",
+    __slots__ = ("steps", "tail", "outs", "keep_in", "keep_out", "keeps_all_inputs",
                  "ct_avals")
 
     def __init__(self, steps, n_slots, consts, outs, n_in, n_out, ct_avals):
         self.steps, self.outs, self.ct_avals = steps, outs, ct_avals
-        self.template = [None] * n_slots
+        n_args = n_in + n_out + len(ct_avals)
+        self.tail = [None] * (n_slots - n_args)     # the slots after the arguments
         for slot, value in consts:
-            self.template[slot] = value
+            self.tail[slot - n_args] = value
         read = {i for step in steps for i in step[1]} | {i for i in outs if i is not None}
         self.keep_in = tuple(i in read for i in range(n_in))
         self.keep_out = tuple(i in read for i in range(n_in, n_in + n_out))
         self.keeps_all_inputs = all(self.keep_in)
 
     def run(self, values: list) -> list:
-        env = self.template.copy()
-        env[:len(values)] = values
+        env = values + self.tail
         for impl, ins, outs, params, multiple in self.steps:
             res = impl(*[env[i] for i in ins], **params)
             if multiple:
@@ -209,9 +226,9 @@ def _program_for(prim, params, vals, nodes):
     for v, t in zip(vals, nodes):
         tv = type(v)
         if tv is np.ndarray:
-            key.append((v.shape, v.dtype, t is None))
+            key += (v.shape, v.dtype, t is None)
         else:
-            key.append((tv if tv in _PY_SCALARS else get_aval(v), t is None))
+            key += (tv if tv in _PY_SCALARS else get_aval(v), None, t is None)
     for k, v in params.items():
         key += (k, type(v), v)      # as abstract_eval_cached: 1 and True differ
     key = tuple(key)
@@ -400,8 +417,7 @@ def grad_flat(fun: Callable, primals: Sequence, ct_of_output: Callable):
     cotangent ``ct_of_output(outputs)`` from its single output. Returns (outputs,
     cotangents of the primals, symbolic Zero where none flowed)."""
     with core.new_trace(RevTrace()) as trace:
-        ins = [trace.new_tracer(p) if ad.is_differentiable(get_aval(p)) else p
-               for p in primals]
+        ins = [trace.new_tracer(p) if _differentiable_value(p) else p for p in primals]
         outs = [core.unwrap(o) for o in fun(*[core.wrap(x) for x in ins])]
     values = [o.value if type(o) is RevTracer and o._trace is trace else o for o in outs]
     ct = ct_of_output(values)          # checks the output (raising for a bad one)
