@@ -27,6 +27,8 @@ path, so that composition is unchanged.
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Callable, Sequence
 
 import numpy as np
@@ -191,21 +193,22 @@ class _Program:
     __slots__ = ("steps", "tail", "outs", "keep_in", "keep_out", "keeps_all_inputs",
                  "ct_avals")
 
-    def __init__(self, steps, n_slots, consts, outs, n_in, n_out, ct_avals):
+    def __init__(self, steps, reads, n_slots, consts, outs, n_in, n_out, ct_avals):
         self.steps, self.outs, self.ct_avals = steps, outs, ct_avals
         n_args = n_in + n_out + len(ct_avals)
         self.tail = [None] * (n_slots - n_args)     # the slots after the arguments
         for slot, value in consts:
             self.tail[slot - n_args] = value
-        read = {i for step in steps for i in step[1]} | {i for i in outs if i is not None}
+        read = reads | {i for i in outs if i is not None}
         self.keep_in = tuple(i in read for i in range(n_in))
         self.keep_out = tuple(i in read for i in range(n_in, n_in + n_out))
         self.keeps_all_inputs = all(self.keep_in)
 
     def run(self, values: list) -> list:
         env = values + self.tail
-        for impl, ins, outs, params, multiple in self.steps:
-            res = impl(*[env[i] for i in ins], **params)
+        for impl, ins, outs, multiple in self.steps:
+            # ``ins``: the slot of a single input, or an itemgetter of several
+            res = impl(env[ins]) if type(ins) is int else impl(*ins(env))
             if multiple:
                 for i, r in zip(outs, res):
                     env[i] = r
@@ -313,7 +316,7 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals):
             break
     eqns = _live(eqns, jaxpr.outvars)
     known = dict(consts)             # slot -> value, for constants and folded results
-    steps = []
+    steps, reads = [], set()
     for eqn in eqns:
         ins = []
         for v in eqn.invars:
@@ -333,8 +336,11 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals):
             res = eqn.prim.impl(*[known[i] for i in ins], **eqn.params)
             known.update(zip(outs, res if multiple else [res]))
             continue
-        steps.append((eqn.prim.impl, ins, outs if multiple else outs[0], eqn.params,
-                      multiple))
+        reads.update(ins)
+        impl = functools.partial(eqn.prim.impl, **eqn.params) if eqn.params else \
+            eqn.prim.impl
+        steps.append((impl, ins[0] if len(ins) == 1 else operator.itemgetter(*ins),
+                      outs if multiple else outs[0], multiple))
     results = iter(jaxpr.outvars)
     out_slots_by_input = [None] * n
     for i, zero in zip(lin_idx, zero_mask):
@@ -347,7 +353,7 @@ def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals):
             else:
                 out_slots_by_input[i] = slot[v]
     consts = list(known.items())
-    return _Program(steps, next_slot, consts, out_slots_by_input, n, len(out_avals),
+    return _Program(steps, reads, next_slot, consts, out_slots_by_input, n, len(out_avals),
                     ct_avals)
 
 
