@@ -422,6 +422,25 @@ def test_integer_comparisons_with_python_ints_out_of_range(dtype):
     np.testing.assert_array_equal(out, np.ones(4, bool))
 
 
+def test_python_ints_beyond_int64_under_jit():
+    # A Python int in [2**63, 2**64) has only uint64 as its type: under jit it is not
+    # squeezed into the int64 of a weak literal (which raised OverflowError in lowering).
+    u = np.array([1, 2 ** 63 + 5, 2 ** 64 - 1], dtype=np.uint64)
+    i = np.array([-3, 5, 2 ** 62], dtype=np.int64)
+    for a, fns in [(u, [lambda x: x < 2 ** 64 - 1, lambda x: x + 2 ** 63,
+                        lambda x: x == 2 ** 64 - 1, lambda x: xnp.maximum(x, 2 ** 63),
+                        lambda x: x // 2 ** 63]),
+                   (i, [lambda x: x < 2 ** 63, lambda x: x != 2 ** 64 - 1,
+                        lambda x: x > 2 ** 63, lambda x: 2 ** 64 - 1 > x])]:
+        for f in fns:
+            want = f(a)
+            got = np.asarray(xnp.jit(f)(xnp.asarray(a)))
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == want.dtype
+    with pytest.raises(OverflowError):
+        xnp.jit(lambda x: x + 2 ** 63)(xnp.asarray(i))
+
+
 def test_histogram_of_unsigned_data_with_a_negative_range_under_jit():
     a = np.array([1, 0, 1, 200], dtype=np.uint8)
     counts, edges = xnp.jit(lambda x: xnp.histogram(x, bins=3, range=(-5.5, 300)))(xnp.asarray(a))

@@ -239,6 +239,18 @@ def bool_array(values) -> str:
 # Jaxprs
 
 
+def _literal_value(lit: Literal) -> np.ndarray:
+    """A literal as an array of its dtype. A Python int in [2**63, 2**64) (weakly typed
+    int64, as all Python ints) becomes uint64, its only type: the rules' conversions then
+    give NumPy's result for it (``uint64_array + 2**63``, ``x < 2**64 - 1``)."""
+    try:
+        return np.asarray(lit.val, lit.aval.dtype)
+    except OverflowError:
+        if type(lit.val) is int and lit.aval.weak_type and 0 <= lit.val < 2 ** 64:
+            return np.asarray(lit.val, np.uint64)
+        raise
+
+
 def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence, args: Sequence[Value]
                 ) -> list[Value]:
     """Emit the equations of ``jaxpr`` inline; ``consts`` are values or arrays."""
@@ -246,7 +258,7 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence, args: Sequ
 
     def read(v):
         if isinstance(v, Literal):
-            return ctx.constant(np.asarray(v.val, v.aval.dtype))
+            return ctx.constant(_literal_value(v))
         return env[v]
 
     for var, c in zip(jaxpr.constvars, consts):

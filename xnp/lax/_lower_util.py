@@ -120,7 +120,9 @@ def lower_comparison(prim, direction: str) -> None:
     true), where converting the int to the loop's dtype would wrap it."""
     def rule(ctx, x, y):
         ax, ay = ctx.avals_in
-        if ax.dtype != ay.dtype and (ax.weak_type or ay.weak_type) and \
+        # (the values' dtypes too: a Python int beyond int64 is a uint64 constant)
+        if (ax.dtype != ay.dtype or x.dtype != y.dtype) and \
+                (ax.weak_type or ay.weak_type) and \
                 ax.dtype.kind in "iu" and ay.dtype.kind in "iu":
             shape = ctx.avals_out[0].shape
             x, y = (ctx.broadcast(ctx.convert(v, np.dtype(v.dtype.kind + "8")), shape)
