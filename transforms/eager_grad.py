@@ -114,6 +114,8 @@ class RevTrace(Trace):
                     vals, nodes = list(args), [None] * len(args)
                 vals[i] = x.value
                 nodes[i] = x.node
+            elif isinstance(x, Tracer):     # a leaked one raises, as on the general path
+                core.check_alive(x)
         if vals is None:
             return core.bind_in(self.parent, prim, args, params)
         multiple = prim.multiple_results
@@ -140,7 +142,7 @@ class RevTrace(Trace):
             self.tape.append((program, vals, nodes, node,
                               out if program.keep_out[0] else None))
             return RevTracer(self, out, node)
-        tracers = [self.new_tracer(o) if _differentiable_value(o) else None for o in out]
+        tracers = [self.new_tracer(o) if c else None for o, c in zip(out, program.carries)]
         self.tape.append((program, vals, nodes, [t and t.node for t in tracers],
                           [o if keep else None for o, keep in zip(out, program.keep_out)]))
         return [o if t is None else t for o, t in zip(out, tracers)]
@@ -149,6 +151,9 @@ class RevTrace(Trace):
         from transforms import custom_derivatives
         nodes = [x.node if type(x) is RevTracer and x._trace is self else None
                  for x in args]
+        for x in args:
+            if isinstance(x, Tracer):
+                core.check_alive(x)
         if all(n is None for n in nodes):
             with core.set_current_trace(self.parent):
                 return custom_derivatives.bind_custom(kind, args, params)
@@ -162,21 +167,34 @@ def _linearize_record(trace, bind: Callable, vals, nodes, multiple: bool):
     """Linearize ``bind(*vals)`` now with the general machinery (a primitive with its own
     partial evaluation, a custom rule) and record its linear jaxpr for the backward pass."""
     lin_idx = [i for i, n in enumerate(nodes) if n is not None]
+    carries: list = []
 
     def flat(*lin):
         full = list(vals)
         for i, v in zip(lin_idx, lin):
             full[i] = core.unwrap(v)
         out = bind(*full)
-        return list(out) if multiple else [out]
+        out = list(out) if multiple else [out]
+        carries[:] = [_carries(o) for o in out]
+        return out
     with core.set_current_trace(trace.parent):
         outs, linear, _ = ad.linearize_flat(flat, [vals[i] for i in lin_idx])
-    tracers = [trace.new_tracer(o) if _differentiable_value(o) else None for o in outs]
+    tracers = [trace.new_tracer(o) if c and _differentiable_value(o) else None
+               for o, c in zip(outs, carries)]
     if any(t is not None for t in tracers):
         trace.tape.append((linear, None, [nodes[i] for i in lin_idx],
                            [t and t.node for t in tracers], None))
     result = [o if t is None else t for o, t in zip(outs, tracers)]
     return result if multiple else result[0]
+
+
+def _carries(out) -> bool:
+    """Whether ``out``, an output of a primitive applied under ``linearize``, has a
+    tangent that is not a symbolic zero: only such outputs become tracers, so that
+    ``float()`` and NumPy accept the others as on the general path (where they are JVP
+    tracers with zero tangents)."""
+    out = core.unwrap(out)
+    return type(out) is ad.JVPTracer and type(out.tangent) is not ad.Zero
 
 
 # ---------------------------------------------------------------------------------------
@@ -188,10 +206,11 @@ class _Program:
     inputs, then the outputs, then the output cotangents; ``outs`` lists, per input, the
     slot of its cotangent or None where it is zero. ``keep_in``/``keep_out``: which
     inputs and outputs it reads (a record keeps only those); ``ct_avals``: the types of
-    the cotangents it takes."""
+    the cotangents it takes, those of the outputs ``ct_outs``; ``carries``: which outputs
+    have a tangent (become tracers)."""
 
     __slots__ = ("steps", "tail", "outs", "keep_in", "keep_out", "keeps_all_inputs",
-                 "ct_avals")
+                 "ct_avals", "ct_outs", "carries")
 
     def __init__(self, steps, reads, n_slots, consts, outs, n_in, n_out, ct_avals):
         self.steps, self.outs, self.ct_avals = steps, outs, ct_avals
@@ -264,6 +283,7 @@ def _derive(prim, params, in_avals, lin_mask):
     ct_avals = [ad.tangent_aval(a) for a, m in zip(out_avals, ct_mask) if m]
     lin_idx = [i for i in range(n) if lin_mask[i]]
     zero_mask: list = []
+    carries: list = []       # per output: whether its tangent is not a symbolic zero
 
     def vjp_of_prim(*handles):
         args = [core.unwrap(h) for h in handles]
@@ -274,7 +294,9 @@ def _derive(prim, params, in_avals, lin_mask):
             for i, v in zip(lin_idx, lin):
                 full[i] = core.unwrap(v)
             out = prim.bind(*full, **params)
-            return list(out) if prim.multiple_results else [out]
+            out = list(out) if prim.multiple_results else [out]
+            carries[:] = [_carries(o) and m for o, m in zip(out, ct_mask)]
+            return out
         _, linear, _ = ad.linearize_flat(flat, [primals[i] for i in lin_idx])
         cts_out = [next(cts) if m else ad.Zero(ad.tangent_aval(a))
                    for a, m in zip(out_avals, ct_mask)]
@@ -283,9 +305,14 @@ def _derive(prim, params, in_avals, lin_mask):
         return [c for c in cts_in if type(c) is not ad.Zero]
 
     closed = trace_to_jaxpr(vjp_of_prim, [*in_avals, *ct_avals])
-    if all(zero_mask):
+    if not any(carries):
         return _NO_DERIVATIVE
-    return _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals)
+    # Outputs with zero tangents stay plain values, as on the general path (float() of
+    # them works); one with a tangent is a tracer even if no cotangent reaches an input.
+    program = _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals)
+    program.carries = tuple(carries)
+    program.ct_outs = tuple(i for i, m in enumerate(ct_mask) if m)
+    return program
 
 
 def _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals):
@@ -401,9 +428,11 @@ def backward(tape: list, n_nodes: int, out_node: int, ct) -> list:
             if vals is None:                    # a linear jaxpr recorded as it ran
                 cts_in = _transpose_linear(program, out_cts)
             else:
-                diff_cts = [c for c, n in zip(out_cts, out_nodes) if n is not None]
-                diff_cts = [ad.instantiate(ad.Zero(a)) if c is None else c
-                            for c, a in zip(diff_cts, program.ct_avals)]
+                # zeros for the outputs with tangents that got no cotangent; the
+                # program never reads those of the others
+                diff_cts = [ad.instantiate(ad.Zero(a)) if out_cts[i] is None and
+                            out_nodes[i] is not None else out_cts[i]
+                            for i, a in zip(program.ct_outs, program.ct_avals)]
                 cts_in = program.run([*vals, *out_vals, *diff_cts])
         for n, c in zip(in_nodes, cts_in):
             if n is not None and c is not None:
