@@ -265,6 +265,8 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                                 f"got {out_store[0]}. Use jacrev or vjp for other outputs.")
             out_aval = get_aval(outs[0])
             _check_scalar_aval(out_aval, holomorphic)
+            if not out_aval.shape:
+                return np.array(1, out_aval.dtype)      # (np.ones is slower Python)
             return np.ones(out_aval.shape, out_aval.dtype)
 
         if core.is_eager():
