@@ -99,7 +99,7 @@ def mlp_step():
             new.append((w - lr * gw, b - lr * gb))
         return new[::-1]
 
-    times = interleaved({"xnp": xnp_step, "numpy": numpy_step}, 5, rounds=7)
+    times = interleaved({"xnp": xnp_step, "numpy": numpy_step}, 5, rounds=15)
     print("MLP 784-512-512-10 training step, batch 128, float32:")
     for k, t in times.items():
         print(f"  {k:6s} {t * 1e3:8.2f} ms")
