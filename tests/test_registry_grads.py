@@ -113,3 +113,48 @@ def test_eager_grad_matches_the_general_reverse_mode(info, data):
     general = pullback(np.float64(1.0))
     for e, g in zip(eager, general):
         np.testing.assert_allclose(np.asarray(e), np.asarray(g), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("info", DIFFERENTIABLE, ids=lambda i: i.id)
+@settings(max_examples=1, suppress_health_check=list(HealthCheck), deadline=None)
+@given(data=st.data())
+def test_eager_hessian_vector_products_match_the_general_reverse_mode(info, data):
+    """Second order: the eager tape differentiating a general inner ``grad`` (which runs
+    under the tape's trace) against ``vjp`` of the same, on the first float argument."""
+    sample = data.draw(info.samples, label="sample")
+    sample = _smooth_floats(sample, data.draw(st.integers(0, 2 ** 16), label="seed"))
+    positions = _float_positions(sample.args)[:1]
+    if not positions or sample.args[positions[0]].dtype != np.float64:
+        return
+    try:
+        expected = call_ref(info, sample)
+    except Exception:
+        return
+    if not any(np.asarray(leaf).dtype == np.float64 for leaf in tree_flatten(expected)[0]):
+        return
+
+    def loss(x):
+        args = list(sample.args)
+        args[positions[0]] = x
+        args = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        out = info.op(*args, **{k: to_xnp(v) for k, v in sample.kwargs.items()})
+        total = 0.0
+        for leaf in tree_flatten(out)[0]:
+            if isinstance(leaf, xnp.ndarray) and leaf.dtype == np.float64:
+                w = np.random.default_rng(leaf.size).uniform(-1, 1, leaf.shape)
+                total = total + xnp.sum(leaf * w)
+        return total
+
+    x = sample.args[positions[0]]
+    v = np.random.default_rng(x.size).uniform(-1, 1, x.shape)
+
+    def hvp_loss(x):
+        return xnp.sum(xnp.grad(loss)(x) * v)
+    try:
+        general = xnp.vjp(hvp_loss, x)[1](np.float64(1.0))[0]
+    except Exception as e:          # no second derivative on either path
+        with pytest.raises(type(e)):
+            xnp.grad(hvp_loss)(x)
+        return
+    eager = xnp.grad(hvp_loss)(x)
+    np.testing.assert_allclose(np.asarray(eager), np.asarray(general), rtol=1e-9, atol=1e-11)
