@@ -285,3 +285,31 @@ def test_leaked_tracer_raises_in_a_later_grad():
     g(_leaker)(x3)
     with pytest.raises(transforms.UnexpectedTracerError):
         g(lambda y: xnp.sum(y * _leaked[0][::-1]))(x3)
+
+
+def test_vjp_programs_holding_large_constants_are_not_cached(monkeypatch):
+    # cumprod's derivative builds an n x n mask (a constant of its VJP program). A
+    # program holding more than _MAX_CACHED_BYTES of constants is not cached: the cache
+    # keeps only the marker that sends the primitive to the general path, and the
+    # gradient is the same.
+    def cumprod_grads(n):
+        x = np.linspace(0.999, 1.001, n)
+        eager = xnp.grad(lambda x: xnp.sum(xnp.cumprod(x)))(x)
+        general = xnp.vjp(lambda x: xnp.sum(xnp.cumprod(x)), x)[1](1.0)[0]
+        np.testing.assert_allclose(eager, general, rtol=1e-12)
+        # d/dx_i sum_k prod(x[:k+1]) = sum over k >= i of prod(x[:k+1]) / x_i
+        expected = np.cumsum(np.cumprod(x)[::-1])[::-1] / x
+        np.testing.assert_allclose(eager, expected, rtol=1e-9)
+
+    def markers():
+        return sum(p is eager_grad._UNDERIVABLE for p in eager_grad._PROGRAMS.values())
+    monkeypatch.setattr(eager_grad, "_PROGRAMS", {})
+    cumprod_grads(64)
+    assert markers() == 0
+    monkeypatch.setattr(eager_grad, "_PROGRAMS", {})
+    monkeypatch.setattr(eager_grad, "_MAX_CACHED_BYTES", 16 * 64)
+    cumprod_grads(64)
+    assert markers() >= 1
+    for p in eager_grad._PROGRAMS.values():
+        if isinstance(p, eager_grad._Program):
+            assert sum(v.nbytes for v in p.tail if isinstance(v, np.ndarray)) <= 16 * 64

@@ -237,6 +237,7 @@ class _Program:
 
 
 _PROGRAMS: dict = {}
+_MAX_CACHED_BYTES = 1 << 22     # the constants one cached program may hold
 _PY_SCALARS = (bool, int, float, complex)     # their type is their (weak) abstract value
 _UNDERIVABLE = object()      # derive per call with the general machinery
 _NO_DERIVATIVE = object()    # no cotangent reaches any input (stop_gradient, floor, ...)
@@ -310,6 +311,8 @@ def _derive(prim, params, in_avals, lin_mask):
     # Outputs with zero tangents stay plain values, as on the general path (float() of
     # them works); one with a tangent is a tracer even if no cotangent reaches an input.
     program = _compile(closed, prim, params, n, out_avals, zero_mask, lin_idx, ct_avals)
+    if sum(v.nbytes for v in program.tail if type(v) is np.ndarray) > _MAX_CACHED_BYTES:
+        return _UNDERIVABLE     # (cumprod's n x n mask): not kept alive by the cache
     program.carries = tuple(carries)
     program.ct_outs = tuple(i for i, m in enumerate(ct_mask) if m)
     return program
