@@ -39,6 +39,7 @@ def _dot_general_eval(x, y, *, dimension_numbers, preferred_element_type=None):
 _OBJECT = np.dtype(object)
 # np.dot without its __array_function__ dispatch step (the operands are NumPy arrays)
 _np_dot = getattr(np.dot, "_implementation", np.dot)
+_LARGE_PRODUCT = 1 << 22        # operand sizes multiplied
 
 
 def _in_operand_dtype(out, x, y):
@@ -63,8 +64,11 @@ def _dot_general_impl(x, y, *, dimension_numbers, preferred_element_type=None):
         return _in_operand_dtype(out, x, y)
     if not lb and x.ndim == 2 == y.ndim and len(lc) == 1 and x.size > 1 and y.size > 1:
         # Matrix products with transposed operands (as in backward passes): BLAS reads
-        # the transposed views directly, where the general path would copy.
-        out = _np_dot(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
+        # the transposed views directly, where the general path would copy. np.matmul is
+        # the faster entry for large ones (a transposed left operand of a 128x784 by
+        # 128x512 float32 product: 552 against 593 us), np.dot for small ones.
+        product = _np_dot if x.size * y.size < _LARGE_PRODUCT else np.matmul
+        out = product(x if lc == (1,) else x.T, y if rc == (0,) else y.T)
         return _in_operand_dtype(out, x, y)
     if not lc and not lb:
         # Outer products (the transpose of a matrix-vector product): one broadcast multiply.
