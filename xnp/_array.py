@@ -150,6 +150,8 @@ class ndarray:
     # --- conversion -----------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
         v = self._value
+        if dtype is None and copy is None and type(v) is np.ndarray:
+            return v            # the common call, numpy.asarray(a)
         if isinstance(v, Tracer):
             return v.__array__(dtype)
         if copy is False and dtype is not None and np.dtype(dtype) != v.dtype:
