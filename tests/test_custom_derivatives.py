@@ -352,3 +352,27 @@ def test_symbolic_zeros_agree_with_jax():
     assert json.loads(json.dumps(got_log)) == want_log     # tuples as lists
     for a, b in zip(got, want):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12)
+
+
+def test_differentiating_a_closed_over_value_of_a_custom_jvp_names_the_problem():
+    # As JAX: a custom rule only covers the function's explicit arguments; a value the
+    # function closes over that is being differentiated gets an error saying so (not
+    # one that points at NumPy calls), on the eager tape and on the general path alike.
+    def outer(x):
+        @transforms.custom_jvp
+        def f(y):
+            return xnp.sin(y) * x
+        f.defjvp(lambda p, t: (f(p[0]), xnp.cos(p[0]) * x * t[0]))
+        return f(2.0 * x)
+
+    for run in (lambda: xnp.grad(outer)(0.3), lambda: xnp.vjp(outer, 0.3)[1](1.0)):
+        with pytest.raises(TypeError, match="custom_jvp function with respect to a value it "
+                                            "closes over"):
+            run()
+    # passing it as an argument works
+    @transforms.custom_jvp
+    def g(y, x):
+        return xnp.sin(y) * x
+    g.defjvp(lambda p, t: (g(*p), xnp.cos(p[0]) * p[1] * t[0] + xnp.sin(p[0]) * t[1]))
+    got = xnp.grad(lambda x: g(2.0 * x, x))(0.3)
+    np.testing.assert_allclose(got, 2 * np.cos(0.6) * 0.3 + np.sin(0.6), rtol=1e-12)

@@ -50,7 +50,18 @@ KINDS: dict = {}
 def bind_custom(kind: str, args: Sequence, params: dict):
     trace = core.current_trace()
     if trace is core._EVAL_TRACE:
-        return params["call"](*args)
+        try:
+            return params["call"](*args)
+        except core.TracerArrayConversionError as e:
+            # Evaluated for its value (by a rule), the function met a live tracer it
+            # closes over: a value being differentiated that is not an argument.
+            name = f"custom_{kind}"
+            raise core.TracerArrayConversionError(
+                f"Detected differentiation of a {name} function with respect to a value "
+                "it closes over. That is not supported: its rule only says how to "
+                "differentiate with respect to its explicit arguments. Pass the "
+                "closed-over value into the function as an argument and extend the rule "
+                "(or use transforms.closure_convert).") from e
     if hasattr(trace, "process_custom"):
         return trace.process_custom(kind, args, params)
     return params["call"](*args)     # traces without a rule see the plain function
