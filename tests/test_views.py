@@ -353,3 +353,19 @@ def test_fortran_order_reshape_and_ravel_are_views_where_numpys_are():
         y += 2
         return [a.tolist(), b.tolist(), c.tolist(), seen, d.tolist(), x.tolist()]
     assert program(xnp) == program(np)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "ptp", "max", "min", "var", "std",
+                                  "nansum", "nanmean"])
+def test_reductions_into_a_row_of_the_input_write_through_to_earlier_views(name):
+    # ``a.sum(axis=0, out=a[2])`` writes into ``a`` itself: a view taken before sees it
+    results = []
+    for lib in (np, xnp):
+        a = lib.arange(1.0, 13.0).reshape(3, 4)
+        view = a[1:]
+        getattr(lib, name)(a, axis=0, out=a[2])
+        results.append((np.asarray(a), np.asarray(view)))
+    (want_a, want_view), (got_a, got_view) = results
+    np.testing.assert_allclose(got_a, want_a, rtol=1e-15)
+    np.testing.assert_allclose(got_view, want_view, rtol=1e-15)
+    np.testing.assert_allclose(got_view, got_a[1:], rtol=0)

@@ -94,7 +94,12 @@ def reduced_shape(shape: tuple, axes: tuple) -> tuple:
 
 
 def store(v, out, name: str) -> ndarray:
-    """Wrap the result, or write it into ``out`` (cast to its dtype) and return ``out``."""
+    """Wrap the result, or write it into ``out`` (cast to its dtype) and return ``out``.
+
+    ``out`` is written in place only when nothing else holds its base buffer, so callers
+    drop their own reference to the input's value first (``del v``): otherwise
+    ``a.sum(axis=0, out=a[2])`` would rebind ``a`` to a copy, and earlier views of ``a``
+    would stop following it, where NumPy writes through."""
     if out is None:
         return wrap_scalar_result(v)
     if isinstance(out, tuple) and len(out) == 1:
@@ -210,6 +215,7 @@ def _accumulating(name, prim, combine, identity, a, axis, dtype, out, keepdims, 
         r = combine.bind(r, init)
         if name == "sum" and _is_negative_zero(init):
             r = _negative_zero_sum(v, r, init, axes, where, name)
+    del v       # store() writes into out in place only if no local holds its buffer
     return store(keep_v(r, aval.shape, axes, keepdims), out, name)
 
 
@@ -300,6 +306,7 @@ def ptp(a, axis: Axis = None, out=None, keepdims: builtins.bool = False) -> ndar
                     None, True)
     lo = extremum_v("ptp", "minimum", lax.reduce_min_p, lax.min_p, v, axis, keepdims,
                     None, True)
+    del v       # store() writes into out in place only if no local holds its buffer
     return store(lax.sub_p.bind(hi, lo), out, "ptp")
 
 
@@ -396,6 +403,7 @@ def mean(a, axis: Axis = None, dtype=None, out=None, keepdims: builtins.bool = F
         total = user_cast_v(total, out.dtype)
         acc = res = np.dtype(out.dtype)
     r = cast_v(divide_v(total, count, acc), res)
+    del v       # store() writes into out in place only if no local holds its buffer
     return store(keep_v(r, aval.shape, axes, keepdims), out, "mean")
 
 
