@@ -5,20 +5,24 @@ primitive's tangent equations while the JVP rule runs, then transposes them. Eag
 same primitive is usually differentiated at the same types again and again (every step of
 a training loop), so this module does that work once per signature instead:
 
-* the forward pass runs each primitive's NumPy implementation and records
-  ``(primitive, params, input values, tracers)`` on a tape: a :class:`RevTracer` holds a
-  concrete value and nothing else;
-* the backward pass walks the tape in reverse. For each record it looks up the VJP
-  program of its signature (primitive, params, input types, which inputs are
-  differentiated): a small jaxpr from (inputs, outputs, output cotangents) to input
-  cotangents, derived once by staging ``linearize`` and ``backward_pass`` of that single
-  primitive, that is, from the primitive's own JVP and transpose rules. Running it calls
-  the NumPy implementations directly.
+* the forward pass runs each primitive's NumPy implementation, looks up the VJP program
+  of its signature (primitive, params, input types, which inputs are differentiated) and
+  records ``(program, the input values it reads, input nodes, output node(s), output
+  values it reads)`` on a tape. A :class:`RevTracer` holds a concrete value and its node,
+  the index of its cotangent; records hold nodes, not tracers, so that values no program
+  reads are freed as the function drops them;
+* a VJP program is a small program from (inputs, outputs, output cotangents) to input
+  cotangents, derived once per signature by staging ``linearize`` and ``backward_pass``
+  of that single primitive, that is, from the primitive's own JVP and transpose rules
+  (its own application replaced by the recorded output, dead code removed, constant work
+  folded). Running it calls the NumPy implementations directly;
+* the backward pass pops the records in reverse and runs their programs.
 
 Primitives whose derivative cannot be derived per signature this way (higher-order ones
 such as jit, cond and scan, custom_jvp/custom_vjp functions, rules that need concrete
-values) are linearized as they run, with the general machinery, and their linear jaxpr
-transposed in the backward pass: the results are those of the general path.
+values, programs holding over ``_MAX_CACHED_BYTES`` of constants) are linearized as
+they run, with the general machinery, and their linear jaxpr transposed in the backward
+pass: the results are those of the general path.
 
 Only ``grad``/``value_and_grad`` use this, and only where the current trace is the eval
 trace; everything else (and everything under another transformation) takes the general
