@@ -1,5 +1,6 @@
-"""Running one call with NumPy and with xnp and comparing the outcomes: the helper of the
-regression tests found by NumPy's own test files (tests/test_numpy_suite_*.py)."""
+"""Independent oracles for tests: running one call with NumPy and with xnp and comparing
+the outcomes (the helper of the regression tests found by NumPy's own test files,
+tests/test_numpy_suite_*.py), and central differences of a scalar function."""
 
 from __future__ import annotations
 
@@ -44,3 +45,15 @@ def equal(want, got):
     w, g = np.asarray(want), np.asarray(got)
     assert (w.shape, w.dtype) == (g.shape, g.dtype), (w.shape, w.dtype, g.shape, g.dtype)
     np.testing.assert_array_equal(g, w)
+
+
+def central_differences(f, x, eps=1e-6) -> np.ndarray:
+    """The gradient of the scalar function ``f`` at the NumPy array ``x`` by central
+    differences (``f`` is called on float64 NumPy arrays)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = eps
+        out[i] = (float(f(x + d)) - float(f(x - d))) / (2 * eps)
+    return out
