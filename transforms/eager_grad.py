@@ -86,11 +86,9 @@ class RevTracer(Tracer):
 
 
 def _differentiable_value(v) -> bool:
-    t = type(v)
-    if t is np.ndarray or isinstance(v, np.generic):
-        kind = v.dtype.kind
-        return kind in "fc" or (kind == "V" and v.dtype.name == "bfloat16")
-    return ad.is_differentiable(get_aval(v))
+    # (a NumPy value has the dtype ad.is_differentiable reads; others go through an aval)
+    return ad.is_differentiable(v if type(v) is np.ndarray or isinstance(v, np.generic)
+                                else get_aval(v))
 
 
 class RevTrace(Trace):
@@ -172,15 +170,7 @@ def _linearize_record(trace, bind: Callable, vals, nodes, multiple: bool):
     partial evaluation, a custom rule) and record its linear jaxpr for the backward pass."""
     lin_idx = [i for i, n in enumerate(nodes) if n is not None]
     carries: list = []
-
-    def flat(*lin):
-        full = list(vals)
-        for i, v in zip(lin_idx, lin):
-            full[i] = core.unwrap(v)
-        out = bind(*full)
-        out = list(out) if multiple else [out]
-        carries[:] = [_carries(o) for o in out]
-        return out
+    flat = _in_linear_inputs(bind, vals, lin_idx, multiple, carries)
     with core.set_current_trace(trace.parent):
         outs, linear, _ = ad.linearize_flat(flat, [vals[i] for i in lin_idx])
     tracers = [trace.new_tracer(o) if c and _differentiable_value(o) else None
@@ -190,6 +180,21 @@ def _linearize_record(trace, bind: Callable, vals, nodes, multiple: bool):
                            [t and t.node for t in tracers], None))
     result = [o if t is None else t for o, t in zip(outs, tracers)]
     return result if multiple else result[0]
+
+
+def _in_linear_inputs(bind: Callable, vals, lin_idx, multiple: bool, carries: list):
+    """``bind`` as a flat function of the values at ``lin_idx`` (the others fixed at
+    ``vals``) returning a list, for ``ad.linearize_flat``; each call leaves in
+    ``carries`` which outputs have a tangent that is not a symbolic zero."""
+    def flat(*lin):
+        full = list(vals)
+        for i, v in zip(lin_idx, lin):
+            full[i] = core.unwrap(v)
+        out = bind(*full)
+        out = list(out) if multiple else [out]
+        carries[:] = [_carries(o) for o in out]
+        return out
+    return flat
 
 
 def _carries(out) -> bool:
@@ -293,15 +298,8 @@ def _derive(prim, params, in_avals, lin_mask):
     def vjp_of_prim(*handles):
         args = [core.unwrap(h) for h in handles]
         primals, cts = args[:n], iter(args[n:])
-
-        def flat(*lin):
-            full = list(primals)
-            for i, v in zip(lin_idx, lin):
-                full[i] = core.unwrap(v)
-            out = prim.bind(*full, **params)
-            out = list(out) if prim.multiple_results else [out]
-            carries[:] = [_carries(o) and m for o, m in zip(out, ct_mask)]
-            return out
+        flat = _in_linear_inputs(lambda *a: prim.bind(*a, **params), primals, lin_idx,
+                                 prim.multiple_results, carries)
         _, linear, _ = ad.linearize_flat(flat, [primals[i] for i in lin_idx])
         cts_out = [next(cts) if m else ad.Zero(ad.tangent_aval(a))
                    for a, m in zip(out_avals, ct_mask)]
@@ -310,6 +308,7 @@ def _derive(prim, params, in_avals, lin_mask):
         return [c for c in cts_in if type(c) is not ad.Zero]
 
     closed = trace_to_jaxpr(vjp_of_prim, [*in_avals, *ct_avals])
+    carries = [c and m for c, m in zip(carries, ct_mask)]
     if not any(carries):
         return _NO_DERIVATIVE
     # Outputs with zero tangents stay plain values, as on the general path (float() of
