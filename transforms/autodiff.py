@@ -197,6 +197,8 @@ def _trace_chain():
 
 def _stop_tracing(x, outer):
     v = core.unwrap(x)
+    if v is x and not isinstance(v, (core.Tracer, np.ndarray, np.generic)):
+        return x    # not an array (a string, None, an object): aux passes through as is
     while isinstance(v, (ad.JVPTracer, eager_grad.RevTracer)) and v._trace not in outer:
         v = v.primal if isinstance(v, ad.JVPTracer) else v.value
     return core.wrap(v) if not isinstance(x, (int, float, complex, bool)) else x
@@ -214,7 +216,10 @@ def _argnums_tuple(argnums, nargs, fname):
         if not -nargs <= a < nargs:
             raise ValueError(f"{fname}: argnums {argnums} out of range for a function "
                              f"called with {nargs} positional arguments")
-    return single, tuple(a % nargs for a in nums)
+    nums = tuple(a % nargs for a in nums)
+    if len(set(nums)) != len(nums):   # a repeat would get a zero gradient, silently
+        raise ValueError(f"{fname}: argnums {argnums} names an argument more than once")
+    return single, nums
 
 
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
