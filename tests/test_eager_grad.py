@@ -179,6 +179,7 @@ PROGRAMS = {
                                                        + xnp.where(x > 0, x, 0.0) * (x > 1)))(x3),
     "python_if": lambda: g(lambda x: x * 2 if x > 0 else x * 3)(1.5),
     "int_of_traced": lambda: g(lambda x: int(x) * x)(1.5),
+    "round_of_traced": lambda: g(lambda x: round(x) * x ** 2)(2.3),
     "float_of_traced": lambda: g(lambda x: float(x) * x)(1.5),
     "numpy_of_traced": lambda: g(lambda x: np.sum(np.asarray(x)))(x3),
     "numpy_ufunc_dispatch": lambda: g(lambda x: np.sum(np.sin(x) * x) + np.dot(x, x))(x3),
@@ -336,3 +337,31 @@ def test_tape_records_survive_in_place_updates_after_use():
 
     np.testing.assert_allclose(g(f)(x), 2 * x)
     np.testing.assert_allclose(g(f)(x), xnp.vjp(f, x)[1](1.0)[0])
+
+
+def test_round_of_a_traced_scalar_gives_its_rounded_value():
+    # round(x) has derivative 0: under grad it is the concrete value's int (as int(x)),
+    # under jit/vmap an integer array (as in JAX), where it raised "x.item() would drop
+    # its derivative" before
+    f = lambda x: round(x) * x ** 2     # noqa: E731
+    for x, r in ((2.3, 2), (2.5, 2), (-1.7, -2)):
+        np.testing.assert_allclose(g(f)(x), 2 * r * x)
+        np.testing.assert_allclose(xnp.jit(g(f))(x), 2 * r * x)
+        np.testing.assert_allclose(g(g(f))(x), 2 * r)
+    xs = np.array([1.4, 2.6, -0.5])
+    np.testing.assert_allclose(xnp.vmap(g(f))(xs), 2 * np.round(xs) * xs)
+    out = xnp.jit(lambda x: round(x))(2.7)
+    assert out.dtype == np.int64 and int(out) == 3
+    assert round(xnp.asarray(2.5)) == 2 and type(round(xnp.asarray(2.5))) is int
+
+
+def test_aux_objects_that_are_not_arrays_pass_through():
+    # has_aux: strings, None and other objects come back as they were returned
+    aux = {"name": "loss", "none": None, "n": 3}
+    (v, a), d = xnp.value_and_grad(lambda x: (x * x, dict(aux, x=x)), has_aux=True)(2.0)
+    assert (v, d) == (4.0, 4.0) and type(a["name"]) is str and a["none"] is None
+    assert type(a["n"]) is int and float(a["x"]) == 2.0
+    for tag in (xnp.jvp(lambda x: (x * x, "tag"), (2.0,), (1.0,), has_aux=True)[2],
+                xnp.vjp(lambda x: (x * x, "tag"), 2.0, has_aux=True)[2],
+                xnp.jacrev(lambda x: (x * x, "tag"), has_aux=True)(2.0)[1]):
+        assert type(tag) is str and tag == "tag"

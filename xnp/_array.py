@@ -208,13 +208,25 @@ class ndarray:
     def __round__(self, ndigits=None):
         """``round(x)`` of a 0-d array, as of the NumPy scalar NumPy would have returned:
         a Python int without ``ndigits``, else a 0-d array. Larger arrays raise, as
-        NumPy's."""
+        NumPy's. Rounding to an integer carries no derivative, so under ``grad`` it
+        gives the concrete value's int (as ``int(x)`` does); a traced value without one
+        (under ``jit``/``vmap``) gives an integer array, as in JAX."""
         if self.ndim:
             raise TypeError("type ndarray doesn't define __round__ method")
-        if ndigits is None:
-            return round(self.item())
         from xnp import round as round_
-        return round_(self, ndigits)
+        if ndigits is not None:
+            return round_(self, ndigits)
+        kind = self.dtype.kind
+        if kind in "fiub":
+            try:
+                return round(np.asarray(self._concrete("round(x)")).item())
+            except core.ConcretizationTypeError:
+                if kind == "f":
+                    return round_(self).astype(np.int64)
+                if kind in "iu":
+                    return self
+                raise
+        return round(self.item())
 
     def __index__(self):
         v = np.asarray(self._concrete("operator.index(x) (an array used as an index)",
