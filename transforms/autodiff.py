@@ -58,6 +58,17 @@ def _in_tangent_dtype(v, aval, fname: str, what: str):
     return np.asarray(v, dtype=want)
 
 
+def _check_float0_tangent(tangent_aval, primal_aval, fname: str) -> None:
+    """An integer or boolean primal has no derivative: its tangent must be a float0 zero
+    (as JAX requires), so that a nonzero integer tangent is not silently taken as 0."""
+    if tangent_aval.dtype != ad.float0:
+        raise TypeError(
+            f"{fname}: the tangent of a {primal_aval.str_short()} primal must have dtype "
+            f"float0 (integer and boolean inputs have no derivative), got "
+            f"{tangent_aval.dtype}; pass numpy.zeros({primal_aval.shape}, "
+            "dtype=transforms.float0)")
+
+
 def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = False):
     """Forward-mode: ``(fun(*primals), J(primals) @ tangents)`` for pytrees of arrays.
 
@@ -79,6 +90,7 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = Fa
             raise ValueError(f"jvp: primal shape {pa.shape} and tangent shape {ta.shape} "
                              "differ")
         if not ad.is_differentiable(pa):
+            _check_float0_tangent(ta, pa, "jvp")
             ts.append(Zero(ad.tangent_aval(pa)))
             continue
         ts.append(_in_tangent_dtype(core.unwrap(t), pa, "jvp", "tangent"))
@@ -109,12 +121,14 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
         if t_tree != in_tree:
             raise ValueError(f"linearize: tangent structure {t_tree} differs from the "
                              f"primal structure {in_tree}")
-        for t, a in zip(t_leaves, in_avals):
+        for t, a, d in zip(t_leaves, in_avals, diff_mask):
             shape = get_aval(core.unwrap(t)).shape
             if shape != a.shape:
                 raise ValueError("linearize: linearized function called on tangent values "
                                  "inconsistent with the original primal values: tangent "
                                  f"shape {shape} for a primal of shape {a.shape}")
+            if not d:
+                _check_float0_tangent(get_aval(core.unwrap(t)), a, "linearize")
         ts = [_in_tangent_dtype(core.unwrap(t), a, "linearize", "tangent")
               for t, a, d in zip(t_leaves, in_avals, diff_mask) if d]
         return tree_unflatten(out_tree, [core.wrap(v) for v in eval_jaxpr(linear, *ts)])
