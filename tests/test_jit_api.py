@@ -182,3 +182,44 @@ def test_in_place_write_to_a_non_differentiated_argument_leaves_the_callers_arra
     np.testing.assert_array_equal(a + 1.0, np.ones(3))
     np.testing.assert_allclose(xnp.jacrev(f)(xnp.asarray(3.0), a), 6.0)
     np.testing.assert_array_equal(a, np.zeros(3))
+
+
+def test_transforming_a_traced_function_runs_its_python_once():
+    # grad/vmap of jit, cond and scan transform the traced jaxpr (as JAX), so a Python
+    # side effect of the function happens once, at its trace; re-tracing happens only
+    # for functions that call custom rules, which the rules need.
+    calls = []
+
+    def body(x):
+        calls.append(1)
+        return xnp.sin(x) * x
+
+    cases = [
+        (lambda: xnp.grad(jit(body))(0.7), np.sin(0.7) + 0.7 * np.cos(0.7)),
+        (lambda: xnp.vmap(jit(body))(np.array([0.5, 1.5])), np.sin([0.5, 1.5]) * [0.5, 1.5]),
+        (lambda: xnp.grad(lambda x: xnp.lax.cond(x > 0, body, lambda y: -y, x))(0.7),
+         np.sin(0.7) + 0.7 * np.cos(0.7)),
+        (lambda: xnp.grad(lambda x: scan(lambda c, _: (body(c), None), x, None, length=2)[0])(
+            0.7), None),
+    ]
+    for run, want in cases:
+        calls.clear()
+        got = run()
+        assert len(calls) == 1, (run, len(calls))
+        if want is not None:
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+    # two scan steps: d/dx b(b(x)) = b'(b(x)) b'(x), against central differences
+    def b2(x):
+        return np.sin(np.sin(x) * x) * (np.sin(x) * x)
+    calls.clear()
+    g = cases[3][0]()
+    np.testing.assert_allclose(g, (b2(0.7 + 1e-6) - b2(0.7 - 1e-6)) / 2e-6, rtol=1e-7)
+
+    @xnp.custom_jvp
+    def twice(x):
+        calls.append(1)
+        return 2 * x
+    twice.defjvp(lambda p, t: (twice(p[0]), 10 * t[0]))     # a deliberately odd rule
+    np.testing.assert_allclose(xnp.grad(jit(lambda x: twice(x) * 1.0))(0.3), 10.0)
+    np.testing.assert_allclose(xnp.grad(lambda x: scan(
+        lambda c, _: (twice(c), None), x, None, length=1)[0])(0.3), 10.0)

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from transforms import core
+from transforms import jaxpr_transforms as jt
 from transforms.cond_rules import cond_p
 from transforms.core import ShapedArray, Tracer, get_aval
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, Var, trace_to_jaxpr
@@ -75,11 +76,12 @@ def _hoist_consts(closed_list: Sequence[ClosedJaxpr]):
     return out, consts
 
 
-def _retrace_fun(flat: Callable, n_consts: int, consts) -> Callable | None:
-    """The flat function taking the hoisted constants first, for rules that re-trace it;
-    None when a constant is a tracer of an enclosing transformation (re-tracing would
-    capture that tracer)."""
-    if any(isinstance(c, Tracer) for c in consts):
+def _retrace_fun(flat: Callable, n_consts: int, consts, jaxpr) -> Callable | None:
+    """The flat function taking the hoisted constants first, for rules that re-trace it
+    to keep the custom rules ``jaxpr`` calls; None when it calls none (the rules then
+    transform ``jaxpr`` itself) or when a constant is a tracer of an enclosing
+    transformation (re-tracing would capture that tracer)."""
+    if any(isinstance(c, Tracer) for c in consts) or not jt.calls_custom_rules(jaxpr):
         return None
     return lambda *args: flat(*args[n_consts:])
 
@@ -200,7 +202,7 @@ def _bind_cond(index, branches, operands, what, names):
     outs: list = []
     if keep:
         jaxprs, consts = _hoist_consts(closed)
-        funs = tuple(_retrace_fun(f, len(consts), consts) for f in flats)
+        funs = tuple(_retrace_fun(f, len(consts), consts, j) for f, j in zip(flats, jaxprs))
         outs = cond_p.bind(index, *consts, *vals, branches=tuple(jaxprs), funs=funs)
     outs = iter(outs)
     full = [vals[forwarded[i]] if i in forwarded else next(outs)
@@ -382,7 +384,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
 
     body, carry_vals = _fixed_carry(trace_body, carry_vals, carry_avals, "scan")
     (jaxpr,), consts = _hoist_consts([body.closed])
-    fun = _retrace_fun(body.flat, len(consts), consts)
+    fun = _retrace_fun(body.flat, len(consts), consts, jaxpr)
     jaxpr, fun, consts, loop_carry, fixed = _carry_to_consts(jaxpr, fun, consts,
                                                             carry_vals)
     outs = scan_p.bind(*consts, *loop_carry, *xs_vals, jaxpr=jaxpr, length=length,

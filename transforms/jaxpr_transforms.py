@@ -24,7 +24,8 @@ from transforms.core import ShapedArray
 from transforms.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, trace_to_jaxpr
 
 __all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_jaxpr", "partial_eval_jaxpr",
-           "closure_convert", "batched_outputs", "batched_carry", "reorder_jaxpr"]
+           "closure_convert", "calls_custom_rules", "batched_outputs", "batched_carry",
+           "reorder_jaxpr"]
 
 
 def _cached_on_jaxpr(fn):
@@ -47,6 +48,23 @@ def closure_convert(closed: ClosedJaxpr) -> ClosedJaxpr:
     """The same program with its constants turned into leading arguments."""
     j = closed.jaxpr
     return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), [])
+
+
+def calls_custom_rules(closed: ClosedJaxpr | Jaxpr) -> bool:
+    """Whether the jaxpr, or one nested in its equations, calls a function with custom
+    rules (custom_jvp, custom_vjp, custom_vmap). Only then do the rules of higher-order
+    primitives re-trace the Python function the jaxpr came from (see :func:`jvp_jaxpr`);
+    otherwise they transform the jaxpr itself, as JAX does, so that the function's Python
+    side effects (a print, a counter) happen once, at its trace."""
+    from transforms.custom_derivatives import CustomCall
+    jaxpr = closed.jaxpr if isinstance(closed, ClosedJaxpr) else closed
+    for eqn in jaxpr.eqns:
+        for value in eqn.params.values():
+            for v in value if isinstance(value, (tuple, list)) else (value,):
+                if isinstance(v, CustomCall) or (
+                        isinstance(v, (ClosedJaxpr, Jaxpr)) and calls_custom_rules(v)):
+                    return True
+    return False
 
 
 def _as_function(closed: ClosedJaxpr, fun):

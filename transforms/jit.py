@@ -337,11 +337,12 @@ class Jitted:
         closed = trace_to_jaxpr(flat_fun, avals)
         consts = closed.consts
         n = len(consts)
-        # Re-tracing ``flat_fun`` under a transformation keeps custom derivative rules;
-        # it closes over the same constants (taken as the leading arguments here), which
-        # is only sound when none of them is a tracer of an enclosing transformation.
-        fun = None if any(isinstance(c, Tracer) for c in consts) else \
-            (lambda *a: flat_fun(*a[n:]))
+        # Re-tracing ``flat_fun`` under a transformation keeps the custom derivative rules
+        # it calls (only then is it given: see jt.calls_custom_rules); it closes over the
+        # same constants (taken as the leading arguments here), which is only sound when
+        # none of them is a tracer of an enclosing transformation.
+        fun = None if any(isinstance(c, Tracer) for c in consts) or \
+            not jt.calls_custom_rules(closed) else (lambda *a: flat_fun(*a[n:]))
         return _Entry(jt.closure_convert(closed), out_tree_box[0], self.__name__, consts,
                       fun)
 
