@@ -259,7 +259,7 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1) -> ndarray:
     the shape of ``y``) or with uniform spacing ``dx``."""
     yv = strong_v(y)
     nd = get_aval(yv).ndim
-    axis = normalize_axis(axis, nd)
+    given, axis = axis, normalize_axis(axis, nd)   # NumPy: diff(x) and the sum take it as given
     if x is None:
         d = raw(dx)
     else:
@@ -270,11 +270,11 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1) -> ndarray:
             shape[axis] = get_aval(d).shape[0]
             d = B.reshape_p.bind(d, new_sizes=tuple(shape))
         else:
-            d = raw(diff(xv, axis=axis))
+            d = raw(diff(xv, axis=given))
     pair = B.add_p.bind(slice_axis(yv, axis, 1, None), slice_axis(yv, axis, None, -1))
     terms = B.div_p.bind(B.mul_p.bind(d, pair), 2.0)
     from xnp._reductions import sum as sum_
-    return sum_(terms, axis)
+    return sum_(terms, given)
 
 
 # --- cross products ---------------------------------------------------------------------------

@@ -190,7 +190,7 @@ def astype(x, dtype, /, *, copy=True, casting="unsafe", device=None) -> ndarray:
     if not copy and type(x) is ndarray and x.dtype == np.dtype(dtype):
         return x                        # NumPy: no copy needed, the array itself
     value_ = raw(x)
-    dt = to_dtype(dtype)
+    dt = to_dtype(np.float64 if dtype is None else dtype)   # None: NumPy's default
     src = np.result_type(value_) if not isinstance(value_, Tracer) else value_.dtype
     if casting == "same_value":
         _check_same_value(value_, dt)
@@ -399,6 +399,8 @@ def _tri_mask(N, M, k):
     may be floats (read through ``arange`` with a small integer dtype, as NumPy does)."""
     if all(isinstance(x, (int, np.integer)) for x in (N, M, k)):
         return _diagonal_mask(max(int(N), 0), max(int(M), 0), int(k), lax.le_p)
+    if all(isinstance(x, (int, np.integer)) for x in (N, M)) and _traced_int(k):
+        return _diagonal_mask(max(int(N), 0), max(int(M), 0), raw(k), lax.le_p)
     rows = raw(arange(N, dtype=_min_int(0, N)))
     cols = raw(arange(-k, M - k, dtype=_min_int(-k, M - k)))
     return lax.ge_p.bind(lax.reshape_p.bind(rows, new_sizes=(shape_v(rows)[0], 1)),
@@ -413,8 +415,19 @@ def _min_int(low, high) -> np.dtype:
     return np.dtype(np.int64)
 
 
+def _traced_int(k) -> bool:
+    """Whether ``k`` is a traced integer (an offset given under ``jit``, as JAX allows)."""
+    v = raw(k)
+    return isinstance(v, Tracer) and v.aval.ndim == 0 and v.aval.dtype.kind in "iu"
+
+
 def _diagonal_mask(n, m, k, compare):
-    """``compare(col - row, k)`` over an ``n x m`` grid, as a boolean value."""
+    """``compare(col - row, k)`` over an ``n x m`` grid, as a boolean value (``k`` an int or
+    a traced integer)."""
+    if not isinstance(k, Tracer):
+        k = min(max(k, -n), m)  # the same mask, for offsets past int64 (k=2**100) too
+    else:
+        k = cast_v(k, np.int64)
     rows = lax.iota_p.bind(dtype=np.dtype(np.int64), shape=(n, 1), dimension=0)
     cols = lax.iota_p.bind(dtype=np.dtype(np.int64), shape=(1, m), dimension=1)
     return compare.bind(lax.sub_p.bind(cols, rows), k)
@@ -429,7 +442,7 @@ def eye(N, M=None, k: int = 0, dtype=float, order="C", *, device=None, like=None
         check_device(device)
     n, m = _dims(N, M)
     dt = _FLOAT64 if dtype is None else to_dtype(dtype)     # NumPy: None is float64
-    mask = _diagonal_mask(n, m, operator.index(k), lax.eq_p)
+    mask = _diagonal_mask(n, m, raw(k) if _traced_int(k) else operator.index(k), lax.eq_p)
     if dt.kind in "SUV":                # NumPy writes 1 into zeros: b'1' and b'', not b'True'
         v = lax.select_n_p.bind(mask, np.zeros((), dt), np.ones((), dt))
     else:
@@ -455,6 +468,8 @@ def _triangle(m, k, lower: bool):
         raise TypeError("tri() missing required argument 'N' (pos 1): tril/triu need an "
                         "array of at least one dimension")
     n_rows, n_cols = (shape[-2], shape[-1]) if len(shape) > 1 else (shape[0], shape[0])
+    if _traced_int(k):
+        k = wrap(cast_v(raw(k), np.int64))      # k - 1 must not wrap in an unsigned type
     keep = _tri_mask(n_rows, n_cols, k if lower else k - 1)
     zero = np.zeros((), dtype_of(v))
     cases = (zero, v) if lower else (v, zero)

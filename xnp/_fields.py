@@ -27,3 +27,19 @@ def setfield(self, val, dtype, offset=0):
     :meth:`numpy.ndarray.setfield`."""
     field = getfield(self, dtype, offset)
     field[...] = val
+
+
+def byteswap_value(v):
+    """A traced value with the bytes of each element reversed (``x.byteswap()`` under a
+    transformation); complex parts are swapped one by one, as NumPy's."""
+    from transforms.core import get_aval
+    from xnp import lax
+    dt = get_aval(v).dtype
+    if dt.itemsize == 1:
+        return v
+    if dt.kind == "c":
+        return lax.complex_p.bind(byteswap_value(lax.real_p.bind(v)),
+                                  byteswap_value(lax.imag_p.bind(v)))
+    b = lax.bitcast_convert_type_p.bind(v, new_dtype=np.dtype(np.uint8))
+    b = lax.rev_p.bind(b, dimensions=(len(get_aval(b).shape) - 1,))
+    return lax.bitcast_convert_type_p.bind(b, new_dtype=dt)

@@ -256,11 +256,14 @@ def _outer_edges(v, range_):
             where_v(same, B.add_p.bind(last, 0.5), last))
 
 
-def _uniform_edges(first, last, n: int, a_dtype):
-    """``linspace(first, last, n + 1)`` as NumPy computes it, in NumPy's edge dtype."""
+def _uniform_edges(first, last, n: int, a_dtype, range_=None):
+    """``linspace(first, last, n + 1)`` as NumPy computes it, in NumPy's edge dtype (from a
+    traced ``range_`` itself: its Python numbers are weak, as NumPy's)."""
     calc = result_type(first, last, 1.0) if not is_inexact(result_type(first, last)) \
         else result_type(first, last)
-    bin_type = result_type(first, last, np.empty(0, a_dtype))
+    traced = range_ is not None and any(isinstance(raw(r), Tracer) for r in range_)
+    ends = tuple(raw(r) for r in range_) if traced else (first, last)
+    bin_type = result_type(*ends, np.empty(0, a_dtype))
     if bin_type.kind in "iub":
         bin_type = FLOAT64
     start, stop = cast_v(first, calc), cast_v(last, calc)
@@ -302,7 +305,7 @@ def _bin_edges(v, bins, range_, weights):
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
         first, last = _outer_edges(v, range_)
-        edges = _uniform_edges(first, last, n, get_aval(v).dtype)
+        edges = _uniform_edges(first, last, n, get_aval(v).dtype, range_)
         _check_increasing(edges, strict=True, n=n)
         return edges, (first, last, n)
     b = strong_v(b)

@@ -205,8 +205,11 @@ def _check_int(i: int, n: int, axis: int) -> int:
     return i + n if i < 0 else i
 
 
-def _normalize_traced(i, n: int):
-    """A traced integer index as int64, negative values counted from the end."""
+def _normalize_traced(i, n: int, axis=None):
+    """A traced integer index as int64, negative values counted from the end; on an
+    empty axis every index is out of bounds (IndexError, as NumPy raises for any value)."""
+    if n == 0 and axis is not None and 0 not in shape_of(i):
+        raise IndexError(f"index is out of bounds for axis {axis} with size 0")
     i = cast_v(i, _I64)
     if get_aval(i).dtype.kind == "u":
         return i
@@ -235,7 +238,7 @@ class _Basic:
                 if rev:
                     self.rev.append(axis)
             elif isinstance(p, Tracer):
-                self.dyn[axis] = _normalize_traced(p, n)
+                self.dyn[axis] = _normalize_traced(p, n, axis)
                 self._dim(0, 1, 1)
             else:
                 i = _check_int(p, n, axis)
@@ -292,7 +295,7 @@ def _index_vectors(indices, sizes, axes, check: bool):
                          "with shapes " + "".join(f"{s} " for s in shapes if s)) from None
     # NumPy checks integers always, but index arrays only where they are used.
     checks = [check and (not s or 0 not in batch) for s in shapes]
-    cols = [_normalize_traced(i, n) if isinstance(i, Tracer) else
+    cols = [_normalize_traced(i, n, a if c else None) if isinstance(i, Tracer) else
             _concrete_index(i, n, a, c) for i, n, a, c in zip(indices, sizes, axes, checks)]
     if not any(isinstance(c, Tracer) for c in cols):
         if len(cols) == 1 and cols[0].shape == batch:

@@ -145,6 +145,7 @@ def take(a, indices, axis: int | None = None, out=None, mode: str = "raise") -> 
 
     ``mode='raise'`` checks concrete indices (IndexError); traced indices are clamped.
     """
+    mode = "raise" if mode is None else mode            # NumPy takes None as the default
     v, axis = axis_of_0d_as_1d(raw(a), axis)
     if axis is None:
         v, axis = _ravel(v), 0

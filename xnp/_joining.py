@@ -439,6 +439,8 @@ def insert(arr, obj, values, axis=None) -> ndarray:
     dt = dtype_of(v)
     if isinstance(obj, slice):
         idx = np.arange(*obj.indices(n), dtype=np.intp)
+    elif _traced_int_scalar(obj):       # under jit, as JAX allows (clamped to [-n, n])
+        return wrap(_insert_one(v, axis, None, raw(obj), value_as(values, dt)))
     else:
         idx = _static_index(obj, "insert")
         if idx.dtype == bool:
@@ -496,17 +498,27 @@ def _assignable(w, target, fancy: bool = False):
     return broadcast_to_v(w, target)
 
 
+def _traced_int_scalar(obj) -> bool:
+    v = raw(obj)
+    return isinstance(v, Tracer) and v.aval.ndim == 0 and v.aval.dtype.kind in "iu" and \
+        not is_eager()
+
+
 def _insert_one(v, axis, idx, obj, w):
+    """``w`` inserted before one index: ``idx`` (a NumPy array, from ``obj``), or None
+    with ``obj`` a traced integer."""
     shape = shape_v(v)
     n = shape[axis]
-    if idx.dtype.kind not in "iu":   # NumPy slices with the index
-        raise TypeError("slice indices must be integers or None or have an __index__ method")
-    index = int(idx.reshape(()) if idx.ndim == 0 else idx[0])
-    if index < -n or index > n:
-        raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
-    index = index + n if index < 0 else index
+    if idx is not None:
+        if idx.dtype.kind not in "iu":   # NumPy slices with the index
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
+        index = int(idx.reshape(()) if idx.ndim == 0 else idx[0])
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        index = index + n if index < 0 else index
     w = atleast_v(w, len(shape))
-    if idx.ndim == 0:
+    if idx is None or idx.ndim == 0:
         # a scalar index inserts `values` as a whole along the axis (a[:, 0:1] = values)
         wnd = len(shape_v(w))
         w = transpose_v(w, [*range(1, axis + 1), 0, *range(axis + 1, wnd)])
@@ -517,6 +529,16 @@ def _insert_one(v, axis, idx, obj, w):
     except ValueError:
         raise ValueError(f"could not broadcast input array from shape {shape_v(w)} into "
                          f"shape {target}") from None
+    if idx is None:                     # position p of the result reads source[p]
+        from xnp._indexing_funcs import take
+        i = lax.convert_element_type_p.bind(obj, new_dtype=np.dtype(np.int64), weak_type=False)
+        i = lax.clamp_p.bind(np.int64(0), lax.select_n_p.bind(
+            lax.lt_p.bind(i, np.int64(0)), i, lax.add_p.bind(i, np.int64(n))), np.int64(n))
+        p = np.arange(n + k)
+        source = lax.select_n_p.bind(lax.lt_p.bind(p, i), lax.select_n_p.bind(
+            lax.lt_p.bind(p, lax.add_p.bind(i, np.int64(k))), p - k,
+            lax.add_p.bind(lax.sub_p.bind(p, i), np.int64(n))), p)
+        return raw(take(wrap(concat_v([v, w], axis)), wrap(source), axis=axis))
     parts = [slice_axis_v(v, axis, 0, index), w, slice_axis_v(v, axis, index, n)]
     return concat_v([p for p in parts if shape_v(p)[axis] or p is w], axis)
 

@@ -328,7 +328,7 @@ def flipud(m) -> ndarray:
 def roll(a, shift, axis=None) -> ndarray:
     """Roll elements along axes; elements leaving one end come back at the other.
 
-    A traced scalar ``shift`` is supported (a dynamic slice of the doubled array).
+    A traced ``shift`` is supported (for each axis, a dynamic slice of the doubled array).
     """
     v = value(a)
     shape = shape_v(v)
@@ -338,9 +338,18 @@ def roll(a, shift, axis=None) -> ndarray:
     axes = [normalize_axis(ax, len(shape)) for ax in axes]
     s = raw(shift)
     if isinstance(s, Tracer):
-        if s.aval.ndim != 0 or len(axes) != 1:
-            raise TypeError("xnp.roll: a traced shift must be a scalar with a single axis")
-        return wrap(_roll_dynamic(v, s, axes[0]))
+        if s.aval.ndim > 1 or np.ndim(axis) > 1:
+            raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        m = s.aval.shape[0] if s.aval.ndim else 1
+        if m != len(axes) and 1 not in (m, len(axes)):
+            raise ValueError("shape mismatch: objects cannot be broadcast to a single shape."
+                             f"  Mismatch is between arg 0 with shape ({m},) and arg 1 with "
+                             f"shape ({len(axes)},).")
+        for i in range(max(m, len(axes))):     # successive rolls sum per axis, as NumPy's
+            si = s if not s.aval.ndim else \
+                reshape_v(slice_axis_v(s, 0, i % m, i % m + 1), ())
+            v = _roll_dynamic(v, si, axes[i % len(axes)])
+        return wrap(v)
     if type(s) is int and len(axes) == 1:
         total = {axes[0]: s}
     else:

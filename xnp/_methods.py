@@ -5,6 +5,7 @@ depends on them; methods delegate to the xnp functions of the same name."""
 from __future__ import annotations
 
 import builtins
+import operator
 import types
 
 import numpy as np
@@ -294,10 +295,20 @@ def _T(self):
     return xnp.transpose(self) if out is None else out
 
 
+def _is_index(a) -> bool:
+    """Whether ``a`` is one integer (``np.int64(0)``, a 0-d integer array), as
+    ``operator.index`` accepts."""
+    try:
+        operator.index(a)
+    except TypeError:
+        return False
+    return True
+
+
 def _transpose(self, *axes):
     if not axes:
         return xnp.transpose(self)
-    if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+    if len(axes) == 1 and (axes[0] is None or not _is_index(axes[0])):
         axes = axes[0]          # one sequence (or array) of axes, or None
     return xnp.transpose(self, axes)
 
@@ -413,7 +424,11 @@ def _install_byte_methods():
 
 
 def _byteswap(self, inplace):
-    swapped = _concrete_numpy(self, "x.byteswap()").byteswap()
+    if isinstance(self._value, Tracer):
+        from xnp._fields import byteswap_value
+        swapped = _wrap(byteswap_value(self._value))
+    else:
+        swapped = _concrete_numpy(self, "x.byteswap()").byteswap()
     if inplace:
         self[...] = swapped
         return self

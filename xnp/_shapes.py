@@ -15,6 +15,7 @@ import numpy as np
 from transforms.core import Tracer, concrete_or_error
 from xnp import lax
 from xnp._array import ndarray
+from xnp._dtypes import BFLOAT16
 from xnp._util import numpy_values, raw, shape_of, user_cast_v
 
 _PY_SCALARS = (builtins.bool, int, float, complex)
@@ -117,7 +118,8 @@ def value_as(x, dt: np.dtype, *, strict: bool = True):
     except that Python numbers out of an integer dtype's range raise OverflowError (with
     ``strict``, as ``numpy.array(x, dtype)`` does, Python floats are checked too: they
     convert through ``int``)."""
-    if dt.kind in "SUOTV" and not isinstance(x, (np.ndarray, Tracer, ndarray)):
+    if dt.kind in "SUOTV" and dt != BFLOAT16 and not isinstance(x, (np.ndarray, Tracer,
+                                                                     ndarray)):
         # NumPy sizes a string dtype from the values themselves ('U' of [1, 22, 333] is
         # U3) and splits strings into characters for 'c'; object arrays keep the Python
         # objects themselves (ragged lists included); StringDType ('T') keeps its missing

@@ -464,15 +464,20 @@ def _rsqrt(ctx, x):
 def _pow(ctx, x, y):
     if x.dtype.kind == "c":
         return lc.power(ctx, x, y)
-    if x.dtype.kind != "u":
+    if x.dtype.kind not in "iu":
         return ctx.binary("power", x, y)
-    # XLA reads an unsigned exponent as signed: split off its top bit, x**(2**(n-1)).
-    top = 1 << (8 * x.dtype.itemsize - 1)
-    high = ctx.compare(y, _full(ctx, y, top), "GE")
-    low = ctx.binary("power", x, ctx.binary("and", y, _full(ctx, y, top - 1)))
-    for _ in range(8 * x.dtype.itemsize - 1):
+    # XLA's integer power reads only the exponent's low 6 bits (0**64 gave 1), and unsigned
+    # ones as signed: XLA for y & 63, times x**(2**b) for each higher bit b set (wrapping as
+    # NumPy's loop); a negative exponent (NumPy raises) keeps XLA's 0 or +-1.
+    one, base, zero = _full(ctx, x, 1), x, _full(ctx, y, 0)
+    acc = ctx.binary("power", x, ctx.binary("and", y, _full(ctx, y, 63)))
+    for b in range(1, 8 * x.dtype.itemsize - (x.dtype.kind == "i")):
         x = ctx.binary("multiply", x, x)
-    return ctx.binary("multiply", low, ctx.select(high, x, _full(ctx, x, 1)))
+        if b >= 6:
+            bit = ctx.compare(ctx.binary("and", y, _full(ctx, y, 1 << b)), zero, "NE")
+            acc = ctx.binary("multiply", acc, ctx.select(bit, x, one))
+    return acc if x.dtype.kind == "u" else \
+        ctx.select(ctx.compare(y, zero, "LT"), ctx.binary("power", base, y), acc)
 
 
 def _square(ctx, x):
