@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import pytest
 
 import xnp
 from transforms import core, disable_jit, jit, scan
@@ -223,3 +224,17 @@ def test_transforming_a_traced_function_runs_its_python_once():
     np.testing.assert_allclose(xnp.grad(jit(lambda x: twice(x) * 1.0))(0.3), 10.0)
     np.testing.assert_allclose(xnp.grad(lambda x: scan(
         lambda c, _: (twice(c), None), x, None, length=1)[0])(0.3), 10.0)
+
+
+def test_a_static_argument_left_out_takes_its_default():
+    # as in JAX: static_argnums may name a parameter the call leaves to its default
+    def scale(x, n=2):
+        return x * n
+    g = jit(scale, static_argnums=1)
+    x = np.array([1.0, 2.0])
+    np.testing.assert_array_equal(g(x), [2.0, 4.0])
+    np.testing.assert_array_equal(g(x, 3), [3.0, 6.0])
+    np.testing.assert_array_equal(g(x, n=5), [5.0, 10.0])
+    np.testing.assert_array_equal(jit(xnp.round, static_argnums=1)(np.array([1.26])), [1.0])
+    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+        jit(lambda x, n: x * n, static_argnums=1)(x)

@@ -284,10 +284,8 @@ class Jitted:
     def _split(self, args, kwargs):
         static = self.static_argnums
         if static:
-            for i in static:
-                if i >= len(args) and self._static_pos_names.get(i) not in kwargs:
-                    raise TypeError(f"jit({self.__name__}): static_argnums contains {i} "
-                                    f"but only {len(args)} positional arguments were given")
+            # A static argument left out of the call takes its default (as in JAX); the
+            # signature check of ``fun`` itself reports one that has none.
             dyn_args = tuple(a for i, a in enumerate(args) if i not in static)
             static_vals = tuple(args[i] for i in static if i < len(args))
         else:
