@@ -257,7 +257,7 @@ def test_setitem_traced_matches_eager(case, data):
 
 # --- x.at[...] ----------------------------------------------------------------------------
 _AT = [("add", np.add), ("multiply", np.multiply), ("min", np.minimum),
-       ("max", np.maximum)]
+       ("max", np.maximum), ("subtract", np.subtract)]
 
 
 @given(array_and_key(), st.sampled_from(_AT), st.data())

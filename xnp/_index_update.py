@@ -312,6 +312,17 @@ class _IndexUpdateRef:
         """A copy with ``values`` added at ``key`` (repeated indices accumulate)."""
         return self._update(values, "add", mode)
 
+    def subtract(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
+                 unique_indices: bool = False) -> ndarray:
+        """A copy with ``values`` subtracted at ``key`` (repeated indices accumulate)."""
+        v = self._v()
+        if get_aval(v).dtype == np.bool_:
+            raise TypeError("x.at[...].subtract: numpy boolean subtract, the `-` operator, "
+                            "is not supported, use the bitwise_xor, the `^` operator, or "
+                            "the logical_xor function instead.")
+        u = lax.neg_p.bind(cast_v(raw(values), get_aval(v).dtype))
+        return wrap(update_value(v, self.key, u, "add", mode))
+
     def multiply(self, values, *, mode: str | None = None, indices_are_sorted: bool = False,
                  unique_indices: bool = False) -> ndarray:
         """A copy with the elements at ``key`` multiplied by ``values``."""
