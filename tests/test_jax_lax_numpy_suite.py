@@ -177,3 +177,19 @@ def test_can_cast_with_bfloat16_as_numpy(casting):
         for a, b in [(np.dtype(t), bf16), (bf16, np.dtype(t))]:
             assert xnp.can_cast(a, b, casting) == np.can_cast(a, b, casting), (a, b)
     same(lambda m: m.concatenate([m.ones(2, np.float32)], dtype=bf16))
+
+
+@pytest.mark.parametrize("a", [
+    np.array([0, -2**63]), np.array([-128, 0, 127], np.int8),
+    np.array([2**64 - 1, 0, 2**63], np.uint64), np.array([np.inf, np.nan, 1.0]),
+    np.array([0.0, -0.0, 5e-324, -5e-324]), np.array([True, False, True]),
+    np.array([1 + 2j, 1 + 1j, np.nan, 2 + 0j, complex(1, np.nan)])])
+def test_top_k_orders_as_numpy_sorts_descending(a):
+    # Descending in NumPy's sort order (NaN largest), ties in index order, eagerly and
+    # under jit; the integer minimum used to overflow a negated sort key and come first.
+    n = a.shape[-1]
+    order = (n - 1 - np.argsort(a[::-1], kind="stable")[::-1])
+    for run in (xnp.lax.top_k, xnp.jit(xnp.lax.top_k, static_argnames="k")):
+        values, indices = run(a, k=n)
+        np.testing.assert_array_equal(np.asarray(indices), order)
+        np.testing.assert_array_equal(np.asarray(values), a[order])

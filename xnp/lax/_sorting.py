@@ -50,16 +50,13 @@ def _top_k_eval(x, *, k):
 
 def _top_k_impl(x, *, k):
     x = np.asarray(x)
-    # Stable descending order: sort the negated ranks so that ties keep index order.
-    order = np.argsort(_descending_key(x), axis=-1, kind="stable")[..., :k]
+    # Descending, ties in index order: a stable ascending sort of the reversed array, read
+    # backwards (negating the values instead overflows at the integer minimum). NaN sorts
+    # last in NumPy, so it counts as the largest value, as in XLA's total order.
+    n = x.shape[-1]
+    ascending = np.argsort(x[..., ::-1], axis=-1, kind="stable")
+    order = (n - 1 - ascending[..., ::-1])[..., :k]
     return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
-
-
-def _descending_key(x):
-    if x.dtype.kind in "biu":
-        return -x.astype(np.int64) if x.dtype.kind != "u" else np.iinfo(x.dtype).max - x
-    # NaN counts as the largest value, as in XLA's total order.
-    return np.where(np.isnan(x), -np.inf, -x.astype(np.float64))
 
 
 top_k_p = primitive("top_k", impl=_top_k_impl, abstract_eval=_top_k_eval,
@@ -131,12 +128,9 @@ top_k_p.batch = _top_k_batch
 # --- lowering to StableHLO ----------------------------------------------------------------------
 from transforms.lowering import i64_array  # noqa: E402
 from xnp.lax._lower_util import (  # noqa: E402
-    is_float,
     lex_compare,
-    order_key,
     order_keys,
     parts,
-    real_dtype,
 )
 
 
@@ -152,13 +146,14 @@ def _sort_keys(ctx, x):
     return [rn, im, kr, ki]
 
 
-def _sort(ctx, operands, dimension, num_keys, keys):
+def _sort(ctx, operands, dimension, num_keys, keys, direction="LT"):
     """A stable stablehlo.sort of ``operands`` along ``dimension`` by the first
-    ``num_keys``, each ordered by the integer keys ``keys(ctx, x)``."""
+    ``num_keys``, each ordered by the integer keys ``keys(ctx, x)``: ascending, or
+    descending with ``direction="GT"`` (ties keep their order either way)."""
     def comparator(*args):
         pairs = [(keys(ctx, args[2 * k]), keys(ctx, args[2 * k + 1])) for k in range(num_keys)]
         return lex_compare(ctx, [k for a, _ in pairs for k in a], [k for _, b in pairs for k in b],
-                    "LT")
+                           direction)
     region = ctx.region([((), op.dtype) for op in operands for _ in (0, 1)], comparator)
     return ctx.op("stablehlo.sort", list(operands), [(op.shape, op.dtype) for op in operands],
                   {"dimension": f"{dimension} : i64", "is_stable": "true"}, regions=[region])
@@ -172,20 +167,6 @@ def _sort_lower(ctx, *operands, dimension, is_stable=True, num_keys=1):
     return _sort(ctx, operands, dimension, num_keys, _sort_keys)
 
 
-def _top_k_keys(ctx, x):
-    """Keys of the eager top_k's stable ascending sort: -x (wrapping for int64), with NaN
-    as +inf; complex numbers by their real part."""
-    if x.dtype.kind == "u":
-        return [ctx.unary("not", x)]                   # max - x
-    if not is_float(x.dtype) and x.dtype.kind != "c":
-        return [ctx.unary("negate", ctx.convert(x, np.int64))]
-    nan, _ = order_keys(ctx, x)
-    real = ctx.unary("real", x, real_dtype(x.dtype)) if x.dtype.kind == "c" else x
-    key = order_key(ctx, real)
-    inf = np.array(np.inf, real.dtype).view(key.dtype)
-    return [ctx.unary("negate", ctx.select(nan, ctx.full(x.shape, inf, key.dtype), key))]
-
-
 def _top_k_lower(ctx, x, *, k):
     axis = x.ndim - 1
     idx = ctx.op("stablehlo.iota", [], (x.shape, np.int32), {"iota_dimension": f"{axis} : i64"})
@@ -193,7 +174,7 @@ def _top_k_lower(ctx, x, *, k):
     attrs = {"start_indices": i64_array([0] * x.ndim), "limit_indices": i64_array(out_shape),
              "strides": i64_array([1] * x.ndim)}
     return [ctx.op("stablehlo.slice", [v], (out_shape, v.dtype), attrs)
-            for v in _sort(ctx, [x, idx], axis, 1, _top_k_keys)]
+            for v in _sort(ctx, [x, idx], axis, 1, _sort_keys, "GT")]
 
 
 sort_p.lower = _sort_lower
