@@ -222,6 +222,9 @@ def _plan(text: str, shapes: tuple, opt_key: tuple) -> _Plan:
         full = [frozenset(labs) for labs in labels]
         if len(full) < 3 or set().union(*full) == set(out):
             path = [tuple(range(len(full)))]
+        elif kind not in ("greedy", "optimal"):
+            raise KeyError(f"einsum: path name {kind!r} not found (use 'greedy', "
+                           "'optimal', a bool or an explicit einsum_path list)")
         else:
             find = greedy_path if kind == "greedy" else optimal_path
             path = find(full, out, sizes, arg)

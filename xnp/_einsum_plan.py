@@ -347,9 +347,8 @@ def optimize_key(optimize):
     if optimize is True:
         return ("greedy", None)
     if isinstance(optimize, str):
-        if optimize not in ("greedy", "optimal"):
-            raise TypeError(f"einsum: did not understand the path: {optimize!r} (use "
-                            "'greedy', 'optimal', a bool or an explicit einsum_path list)")
+        # as NumPy: any name is accepted here; an unknown one raises KeyError only where
+        # a path has to be searched (three or more operands with labels to sum)
         return (optimize, None)
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
         steps = tuple(tuple(operator.index(i) for i in step) for step in optimize[1:])

@@ -274,6 +274,17 @@ def _record_core_sizes(sizes: dict, shape: tuple, core: tuple):
         sizes[dim] = size
 
 
+def _loop_rows(a, loop_shape, core_shape, count):
+    """``a`` broadcast to the loop shape and flattened to ``(count, *core_shape)``. An
+    object array (``None`` or other Python objects, never traced) stays a NumPy array, so
+    that pyfunc gets its elements as the Python objects they are, under jit too."""
+    shape = loop_shape + core_shape
+    if a.dtype == object:
+        return np.broadcast_to(np.asarray(a, dtype=object), shape).reshape(
+            (count,) + core_shape)
+    return xnp.reshape(xnp.broadcast_to(a, shape), (count,) + core_shape)
+
+
 class vectorize:
     """A Python function made to take arrays and broadcast, as :class:`numpy.vectorize`.
 
@@ -364,13 +375,13 @@ class vectorize:
         loop_shape = np.broadcast_shapes(*[a.shape[:a.ndim - len(c)]
                                            for a, c in zip(inputs, in_core)])
         count = math.prod(loop_shape)
-        inputs = [xnp.reshape(xnp.broadcast_to(a, loop_shape + a.shape[a.ndim - len(c):]),
-                              (count,) + a.shape[a.ndim - len(c):])
+        inputs = [_loop_rows(a, loop_shape, a.shape[a.ndim - len(c):], count)
                   for a, c in zip(inputs, in_core)]
         if count == 0:
             return self._empty(loop_shape, out_core, sizes)
         otypes, first_result = self.otypes, None
-        if out_core is None and not any(isinstance(a._value, Tracer) for a in inputs):
+        if out_core is None and not any(isinstance(getattr(a, "_value", None), Tracer)
+                                        for a in inputs):
             # NumPy's loop hands pyfunc Python objects; without otypes, a first call on
             # NumPy scalars picks the output dtypes
             if otypes is None:

@@ -113,14 +113,56 @@ def _fft_batch(vals, dims, *, fft_type, fft_lengths):
     return fft_p.bind(moveaxis_v(x, d, 0), fft_type=fft_type, fft_lengths=fft_lengths), 0
 
 
+_XLA_MAX_FFT_RANK = 3       # stablehlo.fft transforms at most three trailing axes
+
+
+def _fft_op(ctx, x, fft_type, lengths):
+    """One stablehlo.fft on the trailing ``len(lengths)`` (at most three) axes of ``x``."""
+    out = _fft_eval(ShapedArray(x.shape, x.dtype), fft_type=fft_type, fft_lengths=lengths)
+    text = ", ".join(str(int(n)) for n in lengths)
+    return ctx.op("stablehlo.fft", [x], (out.shape, out.dtype),
+                  {"fft_type": f"#stablehlo<fft_type {fft_type}>",
+                   "fft_length": f"array<i64: {text}>"})
+
+
+def _complex_fft_on_axes(ctx, x, axes, fft_type):
+    """FFT or IFFT of complex ``x`` along ``axes`` (at most three): moved last and back."""
+    rest = [d for d in range(len(x.shape)) if d not in axes]
+    perm = rest + list(axes)
+    inv = [perm.index(d) for d in range(len(perm))]
+
+    def transpose(v, p):
+        if p == sorted(p):
+            return v
+        shape = tuple(v.shape[d] for d in p)
+        return ctx.op("stablehlo.transpose", [v], (shape, v.dtype),
+                      {"permutation": f"array<i64: {', '.join(map(str, p))}>"})
+    moved = transpose(x, perm)
+    return transpose(_fft_op(ctx, moved, fft_type, tuple(moved.shape[-len(axes):])), inv)
+
+
 def _fft_lower(ctx, x, *, fft_type, fft_lengths):
     out = ctx.avals_out[0]
     if not fft_lengths or 0 in x.shape:
         return ctx.full(out.shape, 0, out.dtype)
-    lengths = ", ".join(str(int(n)) for n in fft_lengths)
-    return ctx.op("stablehlo.fft", [x], out,
-                  {"fft_type": f"#stablehlo<fft_type {fft_type}>",
-                   "fft_length": f"array<i64: {lengths}>"})
+    k, r = len(fft_lengths), _XLA_MAX_FFT_RANK
+    if k <= r:
+        return _fft_op(ctx, x, fft_type, tuple(fft_lengths))
+    # More axes than XLA takes at once: the transform is separable, so the trailing three
+    # axes go in one operation (the real-valued step for RFFT/IRFFT) and the leading ones
+    # in complex FFT/IFFT steps of up to three axes each (before IRFFT, after RFFT).
+    nd = len(x.shape)
+    lead = list(range(nd - k, nd - r))
+    groups = [tuple(lead[i:i + r]) for i in range(0, len(lead), r)]
+    if fft_type == "IRFFT":
+        for axes in groups:
+            x = _complex_fft_on_axes(ctx, x, axes, "IFFT")
+        return _fft_op(ctx, x, "IRFFT", tuple(fft_lengths[-r:]))
+    step = "FFT" if fft_type == "RFFT" else fft_type
+    x = _fft_op(ctx, x, fft_type, tuple(fft_lengths[-r:]))
+    for axes in groups:
+        x = _complex_fft_on_axes(ctx, x, axes, step)
+    return x
 
 
 fft_p.batch = _fft_batch

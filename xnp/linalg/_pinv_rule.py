@@ -18,7 +18,7 @@ from transforms.core import CompositePrimitive, Tracer
 from transforms.custom_derivatives import custom_jvp
 from xnp._util import raw, wrap
 from xnp.lax._linalg import mH
-from xnp.linalg._decompositions import _lower_reflected
+from xnp.linalg._decompositions import _chain_splits, _lower_reflected
 
 
 def _h(x):
@@ -46,14 +46,25 @@ def _pinv_core_jvp(rcond, hermitian, tolerance, primals, tangents):
     p = pinv_core(a, rcond, hermitian, tolerance)
     if hermitian:       # eigh reads the lower triangle and the diagonal's real part
         a, da = _lower_hermitian(a), _lower_hermitian(da)
-    m, n = a.shape[-2:]
     dah, ph = _h(da), _h(p)
-    left = xnp.eye(m, dtype=a.dtype) - xnp.matmul(a, p)           # I - A P   (m x m)
-    right = xnp.eye(n, dtype=a.dtype) - xnp.matmul(p, a)          # I - P A   (n x n)
-    dp = -xnp.matmul(xnp.matmul(p, da), p)
-    dp = dp + xnp.matmul(xnp.matmul(xnp.matmul(p, ph), dah), left)
-    dp = dp + xnp.matmul(xnp.matmul(right, dah), xnp.matmul(ph, p))
+    # the formula multiplied out, each product in its cheapest order: no m x m or n x n
+    # matrix is formed unless it is the small side (a 400000 x 2 matrix works)
+    dp = _chain(p, ph, dah) - _chain(p, ph, dah, a, p) + _chain(dah, ph, p) \
+        - _chain(p, a, dah, ph, p) - _chain(p, da, p)
     return p, dp
+
+
+def _chain(*mats):
+    """The (batched) product of a chain of matrices, in the order of fewest scalar
+    multiplications for their shapes."""
+    split = _chain_splits([x.shape[-2] for x in mats] + [mats[-1].shape[-1]])
+
+    def product(i, j):
+        if i == j:
+            return mats[i]
+        k = split[i, j]
+        return xnp.matmul(product(i, k), product(k + 1, j))
+    return product(0, len(mats) - 1)
 
 
 def _pinv_numpy(v, *, rcond, hermitian, tolerance):
