@@ -242,3 +242,32 @@ def test_pad_zero_width_ramps_are_checked():
     f = lambda m: m.pad(m.arange(12.0).reshape(3, 4), 0, mode="linear_ramp",  # noqa: E731
                         end_values=1 + 2j)
     assert _warnings(f, xnp) == _warnings(f, np)
+
+
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@pytest.mark.parametrize("data", [[1.0, np.nan], [np.nan, np.nan], [[np.nan, np.nan], [2, 3]]])
+@pytest.mark.parametrize("q", [np.float64(0.3), np.array([0.25, 0.5]), np.float32(0.3)])
+def test_quantile_dtype_does_not_depend_on_nan_data(name, data, q):
+    # NumPy gives float16 data holding NaN its own dtype; xnp gives the dtype of NaN-free
+    # data, eagerly as under jit (which cannot see the values), and the same values.
+    a = np.array(data, np.float16)
+    q = q * 100 if "percent" in name else q
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(a, q, axis=-1)
+        dtype = getattr(np, name)(np.ones_like(a), q, axis=-1).dtype
+        eager = getattr(xnp, name)(a, q, axis=-1)
+        jitted = xnp.jit(lambda a: getattr(xnp, name)(a, q, axis=-1))(a)
+    for got in (eager, jitted):
+        assert got.dtype == dtype
+        np.testing.assert_allclose(np.asarray(got), want.astype(dtype), rtol=1e-3)
+
+
+@pytest.mark.parametrize("q", [0.3, 1])
+def test_quantile_python_number_passed_to_jit_does_not_widen(q):
+    a = np.array([1.0, 2.0, 4.0], np.float16)
+    for name, qq in (("quantile", q), ("nanpercentile", q * 100)):
+        want = getattr(np, name)(a, qq)
+        got = xnp.jit(lambda a, q: getattr(xnp, name)(a, q))(a, qq)
+        assert got.dtype == want.dtype == np.float16
+        np.testing.assert_array_equal(np.asarray(got), want)

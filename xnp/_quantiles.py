@@ -14,7 +14,7 @@ import builtins
 
 import numpy as np
 
-from transforms.core import CompositePrimitive, get_aval
+from transforms.core import CompositePrimitive, Tracer, get_aval
 from xnp import lax
 from xnp._array import _wrap, ndarray
 from xnp._dtypes import is_inexact, result_type
@@ -307,7 +307,18 @@ def _store_broadcast(r, out, name):
 
 
 def _quantile_numpy(v, q, *, name, axis, method, keepdims):
-    return np.asarray(getattr(np, name)(v, q, axis=axis, method=method, keepdims=keepdims))
+    fn = getattr(np, name)
+    r = np.asarray(fn(v, q, axis=axis, method=method, keepdims=keepdims))
+    v = np.asarray(v)
+    if r.dtype == v.dtype and v.dtype.kind == "f" and v.dtype.itemsize < 8 and \
+            np.isnan(v).any():
+        # NumPy gives data holding NaN its own dtype where other data gets a wider one:
+        # the dtype of NaN-free data, as the traced composition (whose dtype cannot
+        # depend on the values) gives.
+        stand_in = np.zeros((1,) * v.ndim, v.dtype)
+        r = r.astype(np.asarray(fn(stand_in, q, axis=axis, method=method,
+                                   keepdims=keepdims)).dtype)
+    return r
 
 
 _QUANTILE_KIND = {"quantile": (False, False), "percentile": (True, False),
@@ -327,7 +338,9 @@ def _quantile_values(name, a, q, axis, method, keepdims, weights, percent, skip_
         raise TypeError("a must be an array of real numbers")
     if method not in METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {METHODS}")
-    weak_q = type(q) in (int, float)
+    # a Python number, or one passed to jit (a weakly typed tracer), does not widen
+    weak_q = type(q) in (int, float) or (isinstance(raw(q), Tracer) and
+                                         get_aval(raw(q)).weak_type)
     qv = _q_value(q, percent, name)
     if weights is not None:
         w = _weights_like(weights, v, axis, method)
