@@ -238,3 +238,9 @@ def test_a_static_argument_left_out_takes_its_default():
     np.testing.assert_array_equal(jit(xnp.round, static_argnums=1)(np.array([1.26])), [1.0])
     with pytest.raises(TypeError, match="missing 1 required positional argument"):
         jit(lambda x, n: x * n, static_argnums=1)(x)
+
+
+def test_static_argnames_none():
+    # JAX accepts static_argnames=None (no static names), as static_argnums=None
+    f = jit(lambda x, n: x * n, static_argnames=None)
+    assert int(f(np.int64(3), 2)) == 6

@@ -264,7 +264,7 @@ class Jitted:
         self.fun = fun
         self.static_argnums = _normalize_argnums(fun, static_argnums, "static_argnums")
         names = ((static_argnames,) if isinstance(static_argnames, str)
-                 else tuple(static_argnames))
+                 else () if static_argnames is None else tuple(static_argnames))
         # As in JAX, a static parameter is static whether passed by position or by name.
         self.static_argnums, self.static_argnames, self._static_pos_names = _infer_static(
             fun, self.static_argnums, names)

@@ -14,7 +14,8 @@ Two APIs share this namespace:
 
 Names in both (``normal``, ``uniform``, ``randint``, ``choice``, ``permutation``,
 ``exponential``, ``gumbel``, ``laplace``, ``logistic``, ``multivariate_normal``,
-``gamma``, ``beta``, ``dirichlet``) dispatch
+``gamma``, ``beta``, ``dirichlet``, ``chisquare``, ``f``, ``geometric``, ``lognormal``,
+``pareto``, ``poisson``, ``rayleigh``, ``triangular``, ``wald``) dispatch
 on their first argument (or ``key=``): a key, i.e. an array of dtype uint32 whose last
 dimension is 2, selects the functional API with JAX's signature; anything else selects
 NumPy's legacy function and signature.
@@ -35,9 +36,13 @@ _KEY_FUNCTIONS = {
     "_gamma": ["gamma", "beta", "dirichlet"],
     "_more_distributions": ["cauchy", "t", "loggamma", "maxwell", "double_sided_maxwell",
                             "weibull_min", "generalized_normal", "ball", "orthogonal"],
+    "_classic_distributions": ["chisquare", "f", "geometric", "lognormal", "pareto",
+                               "rayleigh", "triangular", "wald", "poisson"],
 }
 _SHARED = ["normal", "uniform", "randint", "choice", "permutation", "exponential", "gumbel",
-           "laplace", "logistic", "multivariate_normal", "gamma", "beta", "dirichlet"]
+           "laplace", "logistic", "multivariate_normal", "gamma", "beta", "dirichlet",
+           "chisquare", "f", "geometric", "lognormal", "pareto", "rayleigh", "triangular",
+           "wald", "poisson"]
 _numpy_names: dict = {}
 
 

@@ -173,9 +173,10 @@ def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None,
     shape : tuple of ints, optional
     dtype : float dtype, optional
         Default float64.
-    mode : {"low", "high"}, optional
-        ``"high"`` uses two uniforms per value for a wider range (default ``"low"``).
-        JAX's ``"highest"`` is not provided.
+    mode : {"low", "high", "highest"}, optional
+        ``"high"`` uses two uniforms per value for a wider range (default ``"low"``);
+        ``"highest"`` is ``"high"`` except for float32, where one 64-bit fixed-point
+        uniform is used, as in JAX.
 
     Notes
     -----
@@ -384,6 +385,7 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> n
     """
     k = check_key("permutation", key)
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        _normalize_axis(axis, 1)        # arange(x) has one axis: others raise, as in JAX
         return wrap(_shuffle_v(k, raw(xnp.arange(int(x))), 0))
     v = raw(xnp.asarray(x))
     a = get_aval(v)
@@ -392,6 +394,7 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> n
             raise TypeError("x must be an integer or at least 1-dimensional")
         from transforms.core import concrete_or_error
         n = int(concrete_or_error(v, "the argument x of xnp.random.permutation()"))
+        _normalize_axis(axis, 1)
         return wrap(_shuffle_v(k, raw(xnp.arange(n)), 0))
     axis = _normalize_axis(axis, len(a.shape))
     if independent or len(a.shape) == 1:
@@ -415,7 +418,7 @@ def choice(key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True,
     p : 1-d array_like, optional
         Probabilities of the entries (need not be normalised).
     axis : int, optional
-    mode : {"low", "high"}, optional
+    mode : {"low", "high", "highest"}, optional
         The Gumbel mode for ``p`` without replacement.
 
     Notes
@@ -492,7 +495,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
         shape.
     replace : bool, optional
         Without replacement (Gumbel top-k) the sample dimensions hold distinct indices.
-    mode : {"low", "high"}, optional
+    mode : {"low", "high", "highest"}, optional
         The Gumbel sampler's mode.
 
     Notes

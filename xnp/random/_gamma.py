@@ -72,6 +72,14 @@ def _gamma_v(k, a, shape: tuple, dt: np.dtype, log_space: bool = False):
     return raw(value * xnp.exp(log_scale))
 
 
+def _check_method(name: str, method: str) -> None:
+    """Newer JAX's ``method`` argument of the gamma-based samplers: ``"approximate"``
+    is accepted and draws with the same exact sampler as ``"exact"``."""
+    if method not in ("exact", "approximate"):
+        raise ValueError(f"method argument to `{name}` must be 'exact' or 'approximate', "
+                         f"got {method!r}")
+
+
 def _param_shape(name, shape, *params):
     if shape is None:
         return np.broadcast_shapes(*(_shape_of(p) for p in params))
@@ -81,7 +89,7 @@ def _param_shape(name, shape, *params):
 
 
 def gamma(key: Any, a: Any, shape: Sequence[int] | None = None,
-          dtype: Any = None) -> ndarray:
+          dtype: Any = None, *, method: str = "exact") -> ndarray:
     """Gamma random values with shape parameter ``a`` and scale 1.
 
     Parameters
@@ -94,6 +102,8 @@ def gamma(key: Any, a: Any, shape: Sequence[int] | None = None,
         Default the shape of ``a``.
     dtype : float dtype, optional
         Default float64.
+    method : {"exact", "approximate"}, optional
+        Accepted as in newer JAX; both draw with the same (exact) sampler.
 
     Returns
     -------
@@ -108,13 +118,14 @@ def gamma(key: Any, a: Any, shape: Sequence[int] | None = None,
     is what ``xnp.random.gamma`` calls without a key.
     """
     k = check_key("gamma", key)
+    _check_method("gamma", method)
     dt = _float_dtype(dtype, "gamma")
     a = _convert(raw(xnp.asarray(a)), dt)
     return wrap(_gamma_v(k, a, _param_shape("gamma", shape, a), dt))
 
 
 def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None,
-         dtype: Any = None) -> ndarray:
+         dtype: Any = None, *, method: str = "exact") -> ndarray:
     """Beta random values with parameters ``a`` and ``b``: ``x / (x + y)`` for
     independent gamma values ``x`` (shape ``a``) and ``y`` (shape ``b``).
 
@@ -127,19 +138,26 @@ def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None,
         Default the broadcast shape of ``a`` and ``b``.
     dtype : float dtype, optional
         Default float64.
+    method : {"exact", "approximate"}, optional
+        Accepted as in newer JAX; both draw with the same (exact) sampler.
 
     Notes
     -----
-    JAX's signature; not JAX's numbers. For very small ``a`` and ``b`` both gamma
-    values can underflow to 0 and give NaN. NumPy's ``beta(a, b, size)`` is what
+    JAX's signature; not JAX's numbers. The ratio is formed from the gammas'
+    logarithms, so very small ``a`` and ``b`` give values near 0 or 1 rather than NaN.
+    NumPy's ``beta(a, b, size)`` is what
     ``xnp.random.beta`` calls without a key.
     """
     k = check_key("beta", key)
+    _check_method("beta", method)
     dt = _float_dtype(dtype, "beta")
     a, b = (_convert(raw(xnp.asarray(p)), dt) for p in (a, b))
     shape = _param_shape("beta", shape, a, b)
     ka, kb = _keys(k, 2)
-    x, y = wrap(_gamma_v(ka, a, shape, dt)), wrap(_gamma_v(kb, b, shape, dt))
+    # in log space, so that gamma values underflowing to 0 (small a, b) give 0 or 1, not NaN
+    lx, ly = wrap(_gamma_v(ka, a, shape, dt, True)), wrap(_gamma_v(kb, b, shape, dt, True))
+    top = xnp.maximum(lx, ly)
+    x, y = xnp.exp(lx - top), xnp.exp(ly - top)
     return x / (x + y)
 
 
@@ -174,5 +192,7 @@ def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None,
     else:
         shape = _canonical_shape(shape, "dirichlet")
         _check_shape("dirichlet", shape, ashape[:-1])
-    g = wrap(_gamma_v(k, alpha, tuple(shape) + ashape[-1:], dt))
+    # in log space (see beta): small alpha gives vectors near a vertex, not NaN
+    lg = wrap(_gamma_v(k, alpha, tuple(shape) + ashape[-1:], dt, True))
+    g = xnp.exp(lg - xnp.max(lg, axis=-1, keepdims=True))
     return g / xnp.sum(g, axis=-1, keepdims=True)

@@ -473,14 +473,40 @@ def _normal_real_v(k, shape: tuple, dtype: np.dtype):
     return lax.mul_p.bind(np.array(_SQRT2, dtype), lax.erf_inv_p.bind(u))
 
 
+def _fixed64_to_float32(c):
+    """uint64 values ``c`` read as the fraction ``c / 2**64``, as float32 truncated toward
+    zero (all 24 significant bits from the highest set bit on, as JAX's conversion)."""
+    hi = (c >> np.uint64(32)).astype(np.uint32)
+    lo = c.astype(np.uint32)
+    top = xnp.where(hi != 0, hi, lo).astype(np.float64)      # exact: 32 bits
+    log2 = ((top.view(np.uint64) >> np.uint64(52)).astype(np.int64) - 1023)
+    lz = xnp.where(hi != 0, 31 - log2, 63 - log2)           # leading zeros of c (< 64)
+    lz = xnp.where(c == 0, 64, lz)
+    norm = xnp.where(lz < 64, c << xnp.minimum(lz, 63).astype(np.uint64), np.uint64(0))
+    mant = (norm >> np.uint64(40)).astype(np.uint32) & np.uint32((1 << 23) - 1)
+    expo = ((126 - lz).astype(np.uint32) << np.uint32(23)) & np.uint32((1 << 30) - (1 << 22))
+    return (expo | mant).view(np.float32)
+
+
+def _gumbel_highest_f32(k, shape: tuple):
+    """JAX's float32 ``"highest"`` Gumbel: ``-log(-log(1 - u))`` for a 64-bit fixed-point
+    ``u``, with the smaller of ``u`` and ``1 - u`` converted to float32 (bit for bit)."""
+    b = wrap(random_bits_v(k, 32, (2, *shape)))
+    c = (b[0].astype(np.uint64) << np.uint64(32)) | b[1].astype(np.uint64)
+    low_half = b[0] < np.uint32(1 << 31)
+    x = _fixed64_to_float32(xnp.where(low_half, c, np.uint64(0) - c))
+    return raw(xnp.where(low_half, -xnp.log(-xnp.log1p(-x)), -xnp.log(-xnp.log(x))))
+
+
 def _gumbel_v(k, shape: tuple, dtype: np.dtype, mode: str):
     fi = xnp.finfo(dtype)
     if mode == "low":
         u = _uniform_v(k, shape, dtype, np.array(fi.tiny, dtype), np.array(1.0, dtype))
         return lax.neg_p.bind(lax.log_p.bind(lax.neg_p.bind(lax.log_p.bind(u))))
-    if mode != "high":
-        raise ValueError(f"gumbel: mode must be 'low' or 'high' ('highest' is not "
-                         f"provided), got {mode!r}")
+    if mode not in ("high", "highest"):
+        raise ValueError(f"gumbel: mode must be 'low', 'high' or 'highest', got {mode!r}")
+    if mode == "highest" and dtype == np.float32:
+        return _gumbel_highest_f32(k, shape)
     both = _uniform_v(k, (2, *shape), dtype, np.array(0.0, dtype), np.array(1.0, dtype))
     high, low = (wrap(both)[i]._value for i in (0, 1))
     x = lax.select_n_p.bind(

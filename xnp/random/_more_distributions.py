@@ -33,7 +33,7 @@ from xnp import lax
 from xnp._array import ndarray
 from xnp._util import raw, wrap
 from xnp.random._distributions import normal, rademacher
-from xnp.random._gamma import _gamma_v, _keys, _param_shape
+from xnp.random._gamma import _check_method, _gamma_v, _keys, _param_shape
 from xnp.random._keys import (
     _canonical_shape,
     _check_shape,
@@ -46,13 +46,16 @@ from xnp.random._keys import (
 
 
 def _check_safe_cast(name: str, dt: np.dtype, *args) -> None:
-    """JAX's rule for parameters cast to the sample dtype: Python numbers and integer
-    arrays always convert, inexact arrays (and NumPy scalars) only without losing
-    precision; a ValueError naming ``name`` otherwise."""
+    """JAX's rule for parameters cast to the sample dtype: Python numbers (weakly typed
+    values under jit too) and integer arrays always convert, inexact arrays (and NumPy
+    scalars) only without losing precision; a ValueError naming ``name`` otherwise."""
     for arg in args:
-        if isinstance(arg, (bool, int, float, complex)):
+        if type(arg) in (bool, int, float, complex):     # not np.float64 (a float subclass)
             continue
-        src = np.dtype(get_aval(raw(arg)).dtype)
+        aval = get_aval(raw(arg))
+        if aval.weak_type:          # a Python number traced by jit: converts, as in JAX
+            continue
+        src = np.dtype(aval.dtype)
         if src.kind in "fc" and not np.can_cast(src, dt, "safe"):
             raise ValueError(f"In arguments to {name}, cannot safely cast argument of type "
                              f"{src.name} to {dt.name}")
@@ -149,7 +152,7 @@ def t(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any = None) 
 
 
 def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None,
-             dtype: Any = None) -> ndarray:
+             dtype: Any = None, *, method: str = "exact") -> ndarray:
     """Logarithms of gamma random values with shape parameter ``a`` (scale 1).
 
     Parameters
@@ -161,6 +164,8 @@ def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None,
         Default the shape of ``a``.
     dtype : float dtype, optional
         Default float64.
+    method : {"exact", "approximate"}, optional
+        Accepted as in newer JAX; both draw with the same (exact) sampler.
 
     Returns
     -------
@@ -176,6 +181,7 @@ def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None,
     numbers; no derivative flows to ``a``.
     """
     k = check_key("loggamma", key)
+    _check_method("loggamma", method)
     dt = _float_dtype(dtype, "loggamma")
     av = _param(a, dt)
     return wrap(_gamma_v(k, av, _param_shape("loggamma", shape, av), dt, log_space=True))
