@@ -15,7 +15,8 @@ Two APIs share this namespace:
 Names in both (``normal``, ``uniform``, ``randint``, ``choice``, ``permutation``,
 ``exponential``, ``gumbel``, ``laplace``, ``logistic``, ``multivariate_normal``,
 ``gamma``, ``beta``, ``dirichlet``, ``chisquare``, ``f``, ``geometric``, ``lognormal``,
-``pareto``, ``poisson``, ``rayleigh``, ``triangular``, ``wald``) dispatch
+``pareto``, ``poisson``, ``rayleigh``, ``triangular``, ``wald``, ``binomial``,
+``multinomial``) dispatch
 on their first argument (or ``key=``): a key, i.e. an array of dtype uint32 whose last
 dimension is 2, selects the functional API with JAX's signature; anything else selects
 NumPy's legacy function and signature.
@@ -38,11 +39,12 @@ _KEY_FUNCTIONS = {
                             "weibull_min", "generalized_normal", "ball", "orthogonal"],
     "_classic_distributions": ["chisquare", "f", "geometric", "lognormal", "pareto",
                                "rayleigh", "triangular", "wald", "poisson"],
+    "_discrete_distributions": ["binomial", "multinomial"],
 }
 _SHARED = ["normal", "uniform", "randint", "choice", "permutation", "exponential", "gumbel",
            "laplace", "logistic", "multivariate_normal", "gamma", "beta", "dirichlet",
            "chisquare", "f", "geometric", "lognormal", "pareto", "rayleigh", "triangular",
-           "wald", "poisson"]
+           "wald", "poisson", "binomial", "multinomial"]
 _numpy_names: dict = {}
 
 
