@@ -14,6 +14,7 @@ from transforms.core import Tracer, concrete_or_error, is_eager
 from xnp import lax
 from xnp._array import _wrap as wrap
 from xnp._array import ndarray
+from xnp._creation import _traced_int
 from xnp._dtypes import can_cast, result_type
 from xnp._eager_numpy import native_arrays
 from xnp._shapes import (
@@ -439,7 +440,7 @@ def insert(arr, obj, values, axis=None) -> ndarray:
     dt = dtype_of(v)
     if isinstance(obj, slice):
         idx = np.arange(*obj.indices(n), dtype=np.intp)
-    elif _traced_int_scalar(obj):       # under jit, as JAX allows (clamped to [-n, n])
+    elif _traced_int(obj):       # under jit, as JAX allows (clamped to [-n, n])
         return wrap(_insert_one(v, axis, None, raw(obj), value_as(values, dt)))
     else:
         idx = _static_index(obj, "insert")
@@ -496,12 +497,6 @@ def _assignable(w, target, fancy: bool = False):
                 np.zeros((), dtype_of(w)), shape=rest, broadcast_dimensions=()), target)
         w = lax.reshape_p.bind(w, new_sizes=rest)
     return broadcast_to_v(w, target)
-
-
-def _traced_int_scalar(obj) -> bool:
-    v = raw(obj)
-    return isinstance(v, Tracer) and v.aval.ndim == 0 and v.aval.dtype.kind in "iu" and \
-        not is_eager()
 
 
 def _insert_one(v, axis, idx, obj, w):

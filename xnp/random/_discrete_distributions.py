@@ -24,15 +24,12 @@ import xnp
 from xnp import lax
 from xnp._array import ndarray
 from xnp._util import raw, wrap
+from xnp.random._classic_distributions import _uniform01
 from xnp.random._gamma import _keys, _param_shape
-from xnp.random._keys import _canonical_shape, _check_shape, _uniform_v, check_key, split_v
+from xnp.random._keys import _canonical_shape, _check_shape, check_key, split_v
 
 _F64 = np.dtype(np.float64)
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-
-
-def _uniform01(k, shape: tuple) -> ndarray:
-    return wrap(_uniform_v(k, shape, _F64, np.array(0.0), np.array(1.0)))
 
 
 def _float_result_dtype(name: str, dtype) -> np.dtype:
@@ -59,7 +56,7 @@ def _binomial_inversion(k, n, q, shape: tuple):
     (``n`` and ``q`` broadcast to ``shape``). The walk stops at ``n`` or where the pmf
     underflows; a uniform beyond the computed CDF (a rounding remainder, probability
     about 1e-14) gives the mode."""
-    u = _uniform01(k, shape)
+    u = _uniform01(k, shape, _F64)
     ratio = q / (1 - q)
     pmf0 = xnp.exp(n * xnp.log1p(-q))
 
@@ -98,8 +95,8 @@ def _binomial_btrs(k, n, q, shape: tuple):
     def body(state):
         key, done, value = state
         key, ku, kv = _keys(raw(key), 3)
-        u = _uniform01(ku, shape) - 0.5
-        v = _uniform01(kv, shape)
+        u = _uniform01(ku, shape, _F64) - 0.5
+        v = _uniform01(kv, shape, _F64)
         us = 0.5 - xnp.abs(u)
         us_safe = xnp.where(us > 0, us, 1)
         kk = xnp.floor((2 * a / us_safe + b) * u + c)
